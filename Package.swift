@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+// Nodwire: head gestures to GPIO on a Raspberry Pi. Layers, lowest first:
+// CDlibFace (C++ shim over dlib) -> Pipeline -> Gestures (pure) -> Appliance (the `nodwire` executable).
+import PackageDescription
+
+let package = Package(
+    name: "Nodwire",
+    products: [
+        .executable(name: "nodwire", targets: ["Appliance"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+    ],
+    targets: [
+        .target(
+            name: "CDlibFace",
+            cxxSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"), .linkedLibrary("stdc++")]
+        ),
+        .target(name: "Pipeline", dependencies: ["CDlibFace"]),
+        .target(name: "Gestures"),
+        .executableTarget(
+            name: "Appliance",
+            dependencies: ["Pipeline", "Gestures", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "NodwireBench",
+            dependencies: ["Pipeline", .product(name: "MallocInterposerSwift", package: "malloc-interposer")],
+            path: "Benchmarks/NodwireBench"
+        ),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline"], exclude: []),
+        .testTarget(name: "GesturesTests", dependencies: ["Gestures"]),
+        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "Pipeline", "Gestures"]),
+    ],
+    cxxLanguageStandard: .cxx17
+)

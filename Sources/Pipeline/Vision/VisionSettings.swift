@@ -1,0 +1,22 @@
+/// Settings of the face detector and tracker. Each default works for an adult 0.4-1.5 m from a VGA camera.
+public struct VisionSettings: Sendable, Equatable {
+    /// Path of dlib's 5-point landmark model (`shape_predictor_5_face_landmarks.dat`, CC0).
+    /// Default: `Models/` beside the working directory, where scripts/fetch-model.sh puts it.
+    public var modelPath = "Models/shape_predictor_5_face_landmarks.dat"
+    /// Smallest face to search for, in pixels of box width. dlib's window is 80 px; smaller faces need an
+    /// enlarged search (slower to find, same cost once tracked). 80 px at VGA is about 1 m away; 60 px ~1.4 m.
+    public var minFaceSize = 60.0
+    /// Largest share of a frame's time a face search may take, as detector pixels a frame: the search is
+    /// cut into slices of about this many pixels (scaled) and one slice runs a frame. 76800 = 320x240.
+    public var searchSlicePixels = 76_800
+    /// Seconds between re-checks of a tracked face by the detector (near the face, on a small image).
+    public var recheckInterval = 0.5
+    /// Consecutive failed re-checks before the face counts as lost. A turned head can fail one or two.
+    public var missedRechecksBeforeLost = 3
+    /// Focal length as a multiple of the larger image side (a typical webcam: 0.8; wide-angle lenses less).
+    public var focalLengthFactor = 0.8
+    /// The camera delivers a mirrored picture (a selfie view). Left and right in events are the person's own.
+    public var mirrored = false
+
+    public init() {}
+}
