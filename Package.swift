@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .target(
@@ -22,7 +23,11 @@ let package = Package(
         .target(name: "Gestures"),
         .executableTarget(
             name: "Appliance",
-            dependencies: ["Pipeline", "Gestures", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "Pipeline", "Gestures",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
         ),
         .executableTarget(
             name: "NodwireBench",

@@ -1,51 +1,124 @@
-import Pipeline
+// The vision core's speed, measured: `swift run -c release NodwireBench [CLIP.y4m ...]`.
+//
+// For each clip, natively and enlarged to 640x480 (VGA, the camera's size):
+//   tracked — Nodwire's pipeline (search in slices, landmarks every frame, re-check every 0.5 s)
+//   baseline — dlib's detector on every whole frame, plus the same landmark fit on its box
+// Prints CPU ms a frame (median, p99, max), the ratio, the cost of a search from nothing, and heap
+// allocations per tracked frame (counted by malloc-interposer, which this executable links).
+import MallocInterposerSwift
 import Foundation
+import Pipeline
 
-// temporary probe
-let path = CommandLine.arguments[1]
-let data = try! Data(contentsOf: URL(fileURLWithPath: path))
-let bytes = [UInt8](data)
-var i = bytes.firstIndex(of: 10)!
-let header = String(decoding: bytes[0..<i], as: UTF8.self).split(separator: " ")
-let w = Int(header.first { $0.hasPrefix("W") }!.dropFirst())!, h = Int(header.first { $0.hasPrefix("H") }!.dropFirst())!
-i += 1
-var settings = VisionSettings()
-settings.modelPath = "Models/shape_predictor_5_face_landmarks.dat"
-let model = try! ShapeModel(path: settings.modelPath)
-let tracker = try! FaceTracker(settings: settings, model: model)
-var n = 0
-var costs: [Double] = []
-func now() -> Double { var t = timespec(); clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); return Double(t.tv_sec) * 1e3 + Double(t.tv_nsec) / 1e6 }
-while i < bytes.count {
-    let e = bytes[i...].firstIndex(of: 10)!
-    i = e + 1
-    let frame = LumaFrame(width: w, height: h, index: n, time: Double(n) / 25, pixels: Array(bytes[i..<(i + w * h)]))
-    i += w * h
-    let t0 = now()
-    let (obs, work) = tracker.process(frame)
-    costs.append(now() - t0)
-    if let o = obs {
-        let r = HeadPoseEstimator.ratios(o.landmarks)
-        print(n, String(format: "yaw %6.1f pitch %6.1f along %.3f across %.3f box %.0f,%.0f %.0f ptr %.0f,%.0f", o.pose.yaw, o.pose.pitch, r.along, r.across, o.box.left, o.box.top, o.box.width, o.pose.pointer.x, o.pose.pointer.y), work)
-    } else { print(n, "none", work) }
-    n += 1
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("NodwireBench: \(message)\n".utf8))
+    exit(1)
 }
-costs.sort()
-print("median", costs[costs.count / 2], "p99", costs[costs.count * 99 / 100], "max", costs.last!)
-do {
+
+// Allocation counting needs the interposer loaded before main: re-run ourselves with it preloaded.
+if getenv("NODWIRE_BENCH_PRELOADED") == nil {
+    let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    let dir = exe.split(separator: "/").dropLast().joined(separator: "/")
+    setenv("LD_PRELOAD", "/\(dir)/libMallocInterposerSwift.so", 1)
+    setenv("NODWIRE_BENCH_PRELOADED", "1", 1)
+    var argv = CommandLine.arguments.map { strdup($0) } + [nil]
+    execv(exe, &argv)
+    fail("cannot re-run \(exe) with the allocation counter preloaded")
+}
+MallocInterposerSwift.initialize()
+
+let root = CommandLine.arguments.count > 1 ? nil : "."
+let clips = CommandLine.arguments.count > 1 ? Array(CommandLine.arguments.dropFirst())
+    : [".build-fixtures/clm_look.y4m", ".build-fixtures/ht_sway.y4m"]
+
+
+func loadFrames(_ path: String) -> [LumaFrame] {
+    do {
+        var reader = try Y4MReader(path: path)
+        var frames: [LumaFrame] = []
+        var frame = reader.makeFrame()
+        while try reader.next(into: &frame) { frames.append(frame) }
+        return frames
+    } catch { fail("\(error) (run scripts/setup.sh to unpack the test clips)") }
+}
+
+/// Bilinear enlargement to VGA, so the benchmark sees the camera's frame size.
+func enlarged(_ frames: [LumaFrame], width: Int = 640, height: Int = 480) -> [LumaFrame] {
+    frames.map { f in
+        var out = [UInt8](repeating: 0, count: width * height)
+        let sx = Double(f.width - 1) / Double(width - 1), sy = Double(f.height - 1) / Double(height - 1)
+        for y in 0..<height {
+            let fy = Double(y) * sy, y0 = Int(fy), y1 = min(y0 + 1, f.height - 1), wy = fy - Double(y0)
+            for x in 0..<width {
+                let fx = Double(x) * sx, x0 = Int(fx), x1 = min(x0 + 1, f.width - 1), wx = fx - Double(x0)
+                let top = Double(f[x0, y0]) * (1 - wx) + Double(f[x1, y0]) * wx
+                let bottom = Double(f[x0, y1]) * (1 - wx) + Double(f[x1, y1]) * wx
+                out[y * width + x] = UInt8((top * (1 - wy) + bottom * wy).rounded())
+            }
+        }
+        return LumaFrame(width: width, height: height, index: f.index, time: f.time, pixels: out)
+    }
+}
+
+func format(_ v: Double?) -> String { v.map { String(format: "%7.3f", $0) } ?? "    n/a" }
+
+func run(_ name: String, _ frames: [LumaFrame], settings: VisionSettings) {
+    guard let processor = try? FaceProcessor(settings: settings) else { fail("cannot load \(settings.modelPath)") }
+    var tracked = CostSummary(), trackedOnly = CostSummary(), search = CostSummary()
+    var mallocs = 0, mallocFrames = 0, faces = 0, searchMallocs = 0
+    for frame in frames {
+        let wasTracking = processor.tracker.isTracking
+        MallocInterposerSwift.hook()
+        let before = MallocInterposerSwift.getStatistics().mallocCount
+        let result = processor.process(frame)
+        let after = MallocInterposerSwift.getStatistics().mallocCount
+        MallocInterposerSwift.unhook()
+        tracked.add(result.cpuMilliseconds)
+        if result.face != nil { faces += 1 }
+        switch result.work {
+        case .tracked where wasTracking && result.face != nil:
+            trackedOnly.add(result.cpuMilliseconds)
+            mallocs += after - before
+            mallocFrames += 1
+        case .searched:
+            search.add(result.cpuMilliseconds)
+            searchMallocs = max(searchMallocs, after - before)
+        default: break
+        }
+    }
+    // Baseline: the detector on every whole frame, then the landmark fit on its best box.
+    guard let detector = try? FaceDetector(), let model = try? ShapeModel(path: settings.modelPath) else { fail("cannot build the baseline") }
     let fitter = LandmarkFitter(model: model)
-    let m = model
-    print(m)
-    let frame = LumaFrame(width: w, height: h, pixels: Array(bytes[(bytes.firstIndex(of: 10)! + 7)..<(bytes.firstIndex(of: 10)! + 7 + w * h)]))
-    let b = FaceBox(left: 151, top: 114, right: 264, bottom: 227)
-    var t = now()
-    for _ in 0..<1000 { _ = fitter.fit(frame, box: b) }
-    print("fit ms", (now() - t) / 1000)
-    let det = try! FaceDetector()
-    t = now()
-    for _ in 0..<20 { _ = det.detect(in: frame, slice: DetectionSlice(x: 95, y: 57, width: 226, height: 226, scale: 0.81, levels: 3)) }
-    print("recheck ms", (now() - t) / 20)
-    t = now()
-    for _ in 0..<20 { _ = det.detect(in: frame, slice: DetectionSlice(x: 0, y: 0, width: w, height: h, scale: 1, levels: 0)) }
-    print("full ms", (now() - t) / 20)
+    var baseline = CostSummary()
+    for frame in frames {
+        let start = ThreadCPUClock.now()
+        let found = detector.detect(in: frame, slice: DetectionSlice(x: 0, y: 0, width: frame.width, height: frame.height, scale: 1, levels: 0))
+        if let best = found.max(by: { $0.box.area < $1.box.area }) { _ = fitter.fit(frame, box: best.box) }
+        baseline.add((ThreadCPUClock.now() - start) * 1000)
+    }
+    let w = frames.first?.width ?? 0, h = frames.first?.height ?? 0
+    print("\(name) \(w)x\(h), \(frames.count) frames, face in \(faces)")
+    print("  tracked pipeline  CPU ms/frame: median \(format(tracked.median))  p99 \(format(tracked.percentile(0.99)))  max \(format(tracked.maximum))")
+    print("    landmark-only frames (\(trackedOnly.count)): median \(format(trackedOnly.median))  p99 \(format(trackedOnly.percentile(0.99)))")
+    print("    search slices (\(search.count)): median \(format(search.median))  max \(format(search.maximum))")
+    print("    heap allocations per landmark-only frame: \(mallocFrames > 0 ? String(format: "%.2f", Double(mallocs) / Double(mallocFrames)) : "n/a")"
+          + " (the counter works: a search slice made \(searchMallocs))")
+    print("  per-frame detection baseline CPU ms/frame: median \(format(baseline.median))  p99 \(format(baseline.percentile(0.99)))")
+    if let b = baseline.median, let t = tracked.median, t > 0 {
+        print(String(format: "  ratio baseline/tracked (median): %.1fx", b / t))
+    }
+}
+
+var settings = VisionSettings()
+if let root { settings.modelPath = "\(root)/Models/shape_predictor_5_face_landmarks.dat" }
+for clip in clips {
+    let frames = loadFrames(clip)
+    let name = String(clip.split(separator: "/").last ?? Substring(clip))
+    run(name, frames, settings: settings)
+    if frames.first.map({ $0.width != 640 || $0.height != 480 }) ?? false {
+        run("\(name) enlarged", enlarged(frames), settings: settings)
+    }
 }

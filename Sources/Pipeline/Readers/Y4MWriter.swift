@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Records luma frames as a `Cmono` YUV4MPEG2 file (readable by `Y4MReader`, ffmpeg, mpv...).
+///
+/// The header (`YUV4MPEG2 W.. H.. F num:den Ip A1:1 Cmono`) is written on `init`; each `write` appends
+/// `FRAME\n` and the picture. Writing allocates nothing per frame. The file is closed by `close()`
+/// (or when the last copy of the writer goes away).
+public struct Y4MWriter: Sendable {
+    public let path: String
+    public let width: Int
+    public let height: Int
+    public let frameRateNumerator: Int
+    public let frameRateDenominator: Int
+    /// Frames written so far.
+    public private(set) var framesWritten = 0
+
+    private var file: FileRef?
+    /// Packs strided frames into one contiguous write; allocated once, on the first strided frame.
+    private var scratch: [UInt8] = []
+
+    /// Creates (or truncates) `path` and writes the stream header.
+    /// `frameRate` (frames per second, > 0) is stored as a fraction: 25 -> 25:1, 29.97… -> 30000:1001, 20.34 -> 2034:100.
+    public init(path: String, width: Int, height: Int, frameRate: Double) throws(FrameSourceError) {
+        guard FrameLimits.accepts(width: width, height: height) else {
+            throw .unsupportedSize(path: path, width: width, height: height,
+                                   maxSide: FrameLimits.maxSide, maxPixels: FrameLimits.maxPixels)
+        }
+        guard let (num, den) = Self.rational(frameRate) else {
+            throw .writeFailed(path: path, reason: "frame rate \(frameRate) is not allowed; it must be a number between 0.000001 and 1000000 frames per second")
+        }
+        var fd: Int32
+        repeat { fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else { throw .cannotOpen(path: path, reason: osReason(errno)) }
+        self.file = FileRef(fd: fd)
+        self.path = path
+        self.width = width
+        self.height = height
+        self.frameRateNumerator = num
+        self.frameRateDenominator = den
+        let header = Array("YUV4MPEG2 W\(width) H\(height) F\(num):\(den) Ip A1:1 Cmono\n".utf8)
+        try writeAll(header, count: header.count)
+    }
+
+    /// Frames per second as written in the header.
+    public var frameRate: Double { Double(frameRateNumerator) / Double(frameRateDenominator) }
+
+    /// A fraction for `rate`: the first of denominators 1, 1001, 10, 100, ... 1000000 that represents it
+    /// to 1e-9 relative accuracy, else the nearest with denominator 1000000. Nil if out of range.
+    public static func rational(_ rate: Double) -> (numerator: Int, denominator: Int)? {
+        guard rate.isFinite, rate >= 1e-6, rate <= 1e6 else { return nil }
+        for den in [1, 1001, 10, 100, 1000, 10_000, 100_000] {
+            let num = (rate * Double(den)).rounded()
+            if num >= 1, abs(num / Double(den) - rate) <= rate * 1e-9 { return (Int(num), den) }
+        }
+        let num = max(1, (rate * 1e6).rounded())
+        return num <= Double(Int32.max) ? (Int(num), 1_000_000) : nil
+    }
+
+    /// Appends one frame (any stride). Its size must match the writer's.
+    public mutating func write(_ frame: LumaFrame) throws(FrameSourceError) {
+        guard frame.width == width, frame.height == height else {
+            throw .wrongFrameSize(path: path, expectedWidth: width, expectedHeight: height,
+                                  gotWidth: frame.width, gotHeight: frame.height)
+        }
+        let marker: StaticString = "FRAME\n"
+        if let error = writeRaw(UnsafeRawBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount)) { throw error }
+        let plane = width * height
+        if frame.stride == width {
+            try writeAll(frame.pixels, count: plane)
+        } else {
+            if scratch.count != plane { scratch = [UInt8](repeating: 0, count: plane) }
+            let (w, h, stride) = (width, height, frame.stride)
+            scratch.withUnsafeMutableBufferPointer { dst in
+                frame.pixels.withUnsafeBufferPointer { src in
+                    guard let d = dst.baseAddress, let s = src.baseAddress else { return }
+                    for y in 0..<h { (d + y * w).update(from: s + y * stride, count: w) }
+                }
+            }
+            try writeAll(scratch, count: plane)
+        }
+        framesWritten += 1
+    }
+
+    /// Closes the file (once no copy of this writer holds it). Further writes fail.
+    public mutating func close() {
+        file = nil
+    }
+
+    /// Writes the first `count` bytes of `array`.
+    private func writeAll(_ array: [UInt8], count: Int) throws(FrameSourceError) {
+        let error = array.withUnsafeBytes { raw in writeRaw(UnsafeRawBufferPointer(rebasing: raw[0..<count])) }
+        if let error { throw error }
+    }
+
+    /// Writes all of `data`, retrying short and interrupted writes; returns the error, if any.
+    private func writeRaw(_ data: UnsafeRawBufferPointer) -> FrameSourceError? {
+        guard let file else { return .writeFailed(path: path, reason: "the writer is closed") }
+        guard var p = data.baseAddress else { return nil }
+        var left = data.count
+        while left > 0 {
+            let n = systemWrite(file.fd, p, left)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .writeFailed(path: path, reason: osReason(errno))
+            }
+            if n == 0 { return .writeFailed(path: path, reason: "the device accepted no more data") }
+            p += n
+            left -= n
+        }
+        return nil
+    }
+}

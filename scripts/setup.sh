@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what Nodwire needs to build and run, and nothing twice: Debian/Raspberry Pi OS packages,
+# dlib's 5-point landmark model, and the unpacked test recordings. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(libdlib-dev libblas-dev liblapack-dev pkg-config xz-utils python3-pip ca-certificates)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}" >&2
+    SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+scripts/fetch-model.sh
+scripts/fixtures.sh
