@@ -1,0 +1,297 @@
+/// Turns a stream of head poses into gesture events. Pure: time comes with each sample.
+///
+/// Rules that decide between gestures (docs/gestures.md has the full story):
+/// - Nothing fires before calibration, while the face is lost, or for `warmup` after it returns.
+/// - **Nod and shake win over a discrete look.** A `look` is held back until the head has rested for
+///   `discrete.confirm_delay`; a nod or shake recognised in that time drops it. (A slow, long nod can still
+///   pass the continuous dwell and give `look_start`/`look_stop` too: those are for held looks.)
+/// - After a nod or shake, nothing fires for `refractory` seconds: one event per gesture.
+/// - A head that travelled more than `posture.max_translation` face widths since it last rested is a body
+///   moving; nothing fires until it rests again, and if it settles elsewhere that becomes the new neutral.
+public struct GestureEngine: Sendable {
+    public let settings: GestureSettings
+
+    /// What the engine believes now, for status displays.
+    public struct State: Sendable, Equatable {
+        public var facePresent = false
+        public var calibrating = true
+        public var neutral: Angles?
+        public var offset: Angles?
+        public var activeLook: Direction?
+        public var inIdleZone = true
+    }
+
+    public private(set) var state = State()
+
+    private struct Excursion {
+        var leftAt: Double
+        var beyondTime = 0.0
+        var direction: Direction?
+        var distance = 0.0
+        var posture = false
+    }
+
+    private var yawFilter: Smoother
+    private var pitchFilter: Smoother
+    private var calibration: [Angles] = []
+    private var calibrationReason = "initial"
+    private var lostSince: Double?
+    private var warmupUntil = -Double.infinity
+    private var lastTime: Double?
+    private var history: History
+    private var rest: (x: Double, y: Double)?
+    private var posture = false
+    private var steadyAnchor: (pose: Angles, since: Double)?
+    private var candidate: (direction: Direction, since: Double)?
+    private var excursion: Excursion?
+    private var wasBeyond = false
+    private var pendingLook: (event: GestureEvent, due: Double)?
+    private var refractoryUntil = -Double.infinity
+    private var swingsConsumedUntil = -Double.infinity
+    private var lastSettledTime = -Double.infinity
+    private let nodDetector: SwingDetector
+    private let shakeDetector: SwingDetector
+
+    public init(settings: GestureSettings = GestureSettings()) {
+        self.settings = settings
+        yawFilter = Smoother(settings.smoothing)
+        pitchFilter = Smoother(settings.smoothing)
+        calibration.reserveCapacity(settings.calibration.samples)
+        history = History(capacity: 256)
+        nodDetector = SwingDetector(axis: .pitch, settings: settings.nod, maxTranslation: settings.posture.maxTranslation)
+        shakeDetector = SwingDetector(axis: .yaw, settings: settings.shake, maxTranslation: settings.posture.maxTranslation)
+    }
+
+    /// Learn the resting pose again from the next steady samples.
+    public mutating func requestRecalibration() { startCalibration(reason: "request") }
+
+    public mutating func process(_ sample: HeadSample) -> [GestureEvent] {
+        var out: [GestureEvent] = []
+        let t = sample.time
+        func event(_ kind: GestureKind, direction: Direction? = nil, distance: Double? = nil, cycles: Int? = nil,
+                   reason: String? = nil, neutral: Angles? = nil) -> GestureEvent {
+            GestureEvent(kind, frame: sample.frame, time: t, direction: direction, distance: distance, cycles: cycles,
+                         reason: reason, neutral: neutral)
+        }
+
+        guard let pose = sample.pose else {
+            if state.facePresent {
+                if let look = state.activeLook { out.append(event(.lookStop, direction: look, reason: "face_lost")) }
+                out.append(event(.faceLost))
+                state.facePresent = false
+                lostSince = t
+                forgetMotion()
+            }
+            return out
+        }
+        if !state.facePresent {
+            state.facePresent = true
+            out.append(event(.faceFound))
+            if state.neutral == nil {
+                startCalibration(reason: "initial")
+            } else if let since = lostSince, t - since > settings.calibration.recalibrateAfterLoss {
+                startCalibration(reason: "face_lost")
+            }
+            warmupUntil = t + settings.calibration.warmup
+            lostSince = nil
+            yawFilter.reset()
+            pitchFilter.reset()
+        }
+        let dt = lastTime.map { max(0, t - $0) } ?? 0
+        lastTime = t
+        let now = Angles(yaw: yawFilter.filter(pose.yaw, at: t), pitch: pitchFilter.filter(pose.pitch, at: t))
+
+        if state.calibrating {
+            calibrate(now)
+            if !state.calibrating, let n = state.neutral {
+                out.append(event(.calibrated, reason: calibrationReason, neutral: n))
+                rest = (pose.pointerX, pose.pointerY)
+                steadyAnchor = nil
+            }
+            return out
+        }
+        guard var neutral = state.neutral else { return out }
+        history.append(.init(time: t, yaw: now.yaw, pitch: now.pitch, pointerX: pose.pointerX, pointerY: pose.pointerY, faceSize: pose.faceSize))
+        var offset = Angles(yaw: now.yaw - neutral.yaw, pitch: now.pitch - neutral.pitch)
+        defer {
+            if settings.moves.enabled { out.append(moveEvent(sample, pose, neutral: state.neutral ?? neutral, offset: state.offset ?? offset)) }
+        }
+        guard t >= warmupUntil else { return out }
+
+        let z = settings.zones
+        let inIdle = (offset.yaw / z.idleYaw) * (offset.yaw / z.idleYaw) + (offset.pitch / z.idlePitch) * (offset.pitch / z.idlePitch) <= 1
+        let beyond = Self.direction(offset, zones: z)
+        state.inIdleZone = inIdle
+
+        // Body movement: judged against where the head last rested, in face widths.
+        if inIdle {
+            rest = (pose.pointerX, pose.pointerY)
+            posture = false
+        } else if let r = rest {
+            let dx = pose.pointerX - r.x, dy = pose.pointerY - r.y
+            if (dx * dx + dy * dy).squareRoot() / max(1, pose.faceSize) > settings.posture.maxTranslation { posture = true }
+        }
+
+        // Neutral follows slow drift at rest, and moves to a new posture held steady outside the idle zone.
+        if inIdle, settings.drift.idleTimeConstant > 0, dt > 0 {
+            let k = min(1, dt / settings.drift.idleTimeConstant)
+            neutral = Angles(yaw: neutral.yaw + k * offset.yaw, pitch: neutral.pitch + k * offset.pitch)
+            state.neutral = neutral
+            offset = Angles(yaw: now.yaw - neutral.yaw, pitch: now.pitch - neutral.pitch)
+        }
+        if let a = steadyAnchor, abs(now.yaw - a.pose.yaw) <= settings.drift.steadyRange / 2, abs(now.pitch - a.pose.pitch) <= settings.drift.steadyRange / 2 {
+            let hold = posture ? settings.posture.recentreAfter : settings.drift.recentreAfter
+            if !inIdle, t - a.since >= hold {
+                if let look = state.activeLook { out.append(event(.lookStop, direction: look, reason: "recentre")) }
+                state.neutral = now
+                state.offset = Angles(yaw: 0, pitch: 0)
+                out.append(event(.calibrated, reason: "recentre", neutral: now))
+                forgetMotion()
+                rest = (pose.pointerX, pose.pointerY)
+                return out
+            }
+        } else {
+            steadyAnchor = (now, t)
+        }
+        state.offset = offset
+        let quiet = t < refractoryUntil
+
+        // Continuous looks: start after the dwell beyond the threshold, stop back in the idle zone.
+        if let look = state.activeLook {
+            if inIdle {
+                out.append(event(.lookStop, direction: look, reason: "returned"))
+                state.activeLook = nil
+            } else if let b = beyond, b != look {
+                out.append(event(.lookStop, direction: look, reason: "direction_change"))
+                state.activeLook = nil
+            }
+        }
+        if state.activeLook == nil {
+            if let b = beyond, !posture {
+                if candidate?.direction != b { candidate = (b, t) }
+                if let c = candidate, t - c.since >= settings.continuous.dwell, !quiet {
+                    state.activeLook = b
+                    out.append(event(.lookStart, direction: b, distance: Self.distance(offset, b)))
+                    candidate = nil
+                }
+            } else if beyond == nil || posture {
+                candidate = nil
+            }
+        }
+
+        // Discrete looks: out past the threshold and back within the time limit, confirmed after a rest.
+        if !inIdle {
+            if excursion == nil { pendingLook = nil }   // moving again before the look was confirmed: part of something else
+            var e = excursion ?? Excursion(leftAt: t)
+            if let b = beyond {
+                if wasBeyond { e.beyondTime += dt }
+                if e.direction == nil { e.direction = b }
+                if b == e.direction { e.distance = max(e.distance, Self.distance(offset, b)) }
+            }
+            if posture { e.posture = true }
+            excursion = e
+        } else if let e = excursion {
+            let d = settings.discrete
+            if let direction = e.direction, !e.posture, e.beyondTime >= d.minDuration, t - e.leftAt <= d.maxDuration {
+                pendingLook = (event(.look, direction: direction, distance: e.distance), t + d.confirmDelay)
+            }
+            excursion = nil
+        }
+        wasBeyond = beyond != nil
+
+        // Nods and shakes: evaluated once each time the head comes to rest after moving.
+        if let end = nodDetector.settledIndex(history), history[end].time != lastSettledTime {
+            lastSettledTime = history[end].time
+            let nod = nodDetector.detect(history, end: end, notBefore: swingsConsumedUntil)
+            let shake = nod == nil ? shakeDetector.detect(history, end: end, notBefore: swingsConsumedUntil) : nil
+            if let found = nod ?? shake {
+                swingsConsumedUntil = found.endTime
+                if !quiet {
+                    out.append(event(nod != nil ? .nod : .shake, cycles: found.cycles))
+                    refractoryUntil = t + settings.refractory
+                    pendingLook = nil
+                }
+            }
+        }
+        if let p = pendingLook, t >= p.due {
+            if t >= refractoryUntil {
+                var look = p.event
+                look.frame = sample.frame
+                look.time = t
+                out.append(look)
+            }
+            pendingLook = nil
+        }
+        return out
+    }
+
+    // MARK: - Parts
+
+    private mutating func startCalibration(reason: String) {
+        state.calibrating = true
+        calibration.removeAll(keepingCapacity: true)
+        calibrationReason = reason
+        if let look = state.activeLook { _ = look; state.activeLook = nil }
+        forgetMotion()
+    }
+
+    private mutating func calibrate(_ a: Angles) {
+        let c = settings.calibration
+        if let last = calibration.last, abs(a.yaw - last.yaw) > c.maxJump || abs(a.pitch - last.pitch) > c.maxJump {
+            calibration.removeAll(keepingCapacity: true)
+        }
+        calibration.append(a)
+        guard calibration.count >= c.samples else { return }
+        let tail = calibration.suffix(c.averageLast)
+        let n = Double(tail.count)
+        state.neutral = Angles(yaw: tail.reduce(0) { $0 + $1.yaw } / n, pitch: tail.reduce(0) { $0 + $1.pitch } / n)
+        state.offset = Angles(yaw: 0, pitch: 0)
+        state.calibrating = false
+        calibration.removeAll(keepingCapacity: true)
+    }
+
+    /// Drops everything that was in motion: on face loss, recalibration and re-centring.
+    private mutating func forgetMotion() {
+        state.activeLook = nil
+        candidate = nil
+        excursion = nil
+        wasBeyond = false
+        pendingLook = nil
+        posture = false
+        steadyAnchor = nil
+        history.removeAll()
+        lastSettledTime = -.infinity
+    }
+
+    private func moveEvent(_ sample: HeadSample, _ pose: HeadPose, neutral: Angles, offset: Angles) -> GestureEvent {
+        var e = GestureEvent(.move, frame: sample.frame, time: sample.time, neutral: neutral)
+        e.offset = offset
+        e.pointerX = pose.pointerX
+        e.pointerY = pose.pointerY
+        let p = settings.proportional
+        let map = ProportionalMap(deadZone: p.deadZone, accelerationZone: p.accelerationZone, maxSpeed: p.maxSpeed)
+        var v = DirectionValues()
+        if offset.yaw > 0 { v.right = map.value(forOffset: offset.yaw) } else { v.left = map.value(forOffset: offset.yaw) }
+        if offset.pitch > 0 { v.up = map.value(forOffset: offset.pitch) } else { v.down = map.value(forOffset: offset.pitch) }
+        e.proportional = v
+        return e
+    }
+
+    /// The direction beyond its threshold, the axis further past its own threshold winning; nil inside.
+    static func direction(_ o: Angles, zones z: GestureSettings.Zones) -> Direction? {
+        let ry = abs(o.yaw) / z.thresholdYaw, rp = abs(o.pitch) / z.thresholdPitch
+        guard max(ry, rp) >= 1 else { return nil }
+        if ry >= rp { return o.yaw > 0 ? .right : .left }
+        return o.pitch > 0 ? .up : .down
+    }
+
+    /// Degrees beyond neutral along a direction's axis.
+    static func distance(_ o: Angles, _ d: Direction) -> Double {
+        switch d {
+        case .right: return o.yaw
+        case .left: return -o.yaw
+        case .up: return o.pitch
+        case .down: return -o.pitch
+        }
+    }
+}

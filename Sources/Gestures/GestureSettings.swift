@@ -1,0 +1,152 @@
+/// Every threshold of the gesture engine, with a default that works for an adult 0.4-1.5 m from a VGA
+/// camera. Angles are degrees from the person's calibrated resting pose ("neutral"); times are seconds.
+/// The defaults lean toward missing a gesture rather than inventing one: a false "yes" on a communication
+/// aid is worse than a repeated nod.
+public struct GestureSettings: Sendable, Equatable {
+    public enum SmoothingKind: String, Sendable, CaseIterable { case oneEuro = "one_euro", movingAverage = "moving_average", none }
+
+    public struct Smoothing: Sendable, Equatable {
+        /// one_euro (adapts: steady when still, quick when moving), moving_average (last `window` samples) or none.
+        public var kind = SmoothingKind.oneEuro
+        /// Samples averaged by moving_average.
+        public var window = 3
+        /// One-Euro cutoff when still, Hz: lower is steadier but lags.
+        public var minCutoff = 1.5
+        /// One-Euro speed coefficient: how much faster motion raises the cutoff.
+        public var beta = 0.05
+        /// One-Euro cutoff for the speed estimate, Hz.
+        public var derivativeCutoff = 1.0
+    }
+
+    public struct Calibration: Sendable, Equatable {
+        /// Consecutive steady samples needed to learn the resting pose (about 1 s at 15 fps).
+        public var samples = 15
+        /// A sample further than this from the previous one (degrees) restarts calibration.
+        public var maxJump = 2.5
+        /// Neutral is the mean of this many of the last steady samples.
+        public var averageLast = 8
+        /// After the face was lost longer than this (s), calibrate again when it comes back.
+        public var recalibrateAfterLoss = 5.0
+        /// After the face comes back, gestures wait this long (s) for the tracker to settle.
+        public var warmup = 0.3
+    }
+
+    public struct Zones: Sendable, Equatable {
+        /// Half-widths of the idle zone around neutral (an ellipse): inside it the head is at rest.
+        public var idleYaw = 5.0
+        public var idlePitch = 4.0
+        /// Beyond these a look starts. People turn further than they tilt, hence two values.
+        public var thresholdYaw = 12.0
+        public var thresholdPitch = 10.0
+    }
+
+    public struct Continuous: Sendable, Equatable {
+        /// Time beyond the threshold before `look_start` (s).
+        public var dwell = 0.4
+    }
+
+    public struct Discrete: Sendable, Equatable {
+        /// Least time beyond the threshold for a `look` (s).
+        public var minDuration = 0.15
+        /// Most time from leaving the idle zone to coming back for a `look` (s).
+        public var maxDuration = 1.5
+        /// A `look` is reported after the head has been back at rest this long (s) without a nod or shake.
+        public var confirmDelay = 0.4
+    }
+
+    /// An out-and-back oscillation of one axis: a nod (pitch) or a shake (yaw).
+    public struct Swing: Sendable, Equatable {
+        /// Each swing must cover at least this many degrees.
+        public var minAmplitude: Double
+        /// Swings needed: 2 = out and back.
+        public var minSwings = 2
+        /// Duration limits of each swing (s).
+        public var minSwingDuration = 0.08
+        public var maxSwingDuration = 0.6
+        /// Longest time the head may stay near a turning point (s); longer is a look, not a nod.
+        public var maxHold = 0.3
+        /// The whole gesture must fit in this time (s).
+        public var maxDuration = 1.6
+        /// It must end within this fraction of its smallest swing of where it began.
+        public var returnTolerance = 0.4
+        /// The other axis may move at most this fraction of this axis's range.
+        public var maxCrossRatio = 0.5
+        /// The head must be still (range below this, degrees) ...
+        public var stillRange = 3.0
+        /// ... for this long before the gesture (s): talking and laughing never are.
+        public var stillBefore = 0.2
+        /// The gesture is reported once the head has been still this long after it (s), so several cycles
+        /// make one event.
+        public var settle = 0.25
+
+        public init(minAmplitude: Double) { self.minAmplitude = minAmplitude }
+    }
+
+    public struct Proportional: Sendable, Equatable {
+        /// No speed inside this offset (degrees).
+        public var deadZone = 3.0
+        /// Speed rises linearly over this many degrees beyond the dead zone ...
+        public var accelerationZone = 12.0
+        /// ... up to this (a fraction of full speed).
+        public var maxSpeed = 1.0
+    }
+
+    public struct Drift: Sendable, Equatable {
+        /// At rest, neutral follows the pose with this time constant (s); 0 disables.
+        public var idleTimeConstant = 20.0
+        /// A pose steadier than this (degrees) ...
+        public var steadyRange = 3.0
+        /// ... held outside the idle zone this long (s) is a new posture: neutral moves there.
+        public var recentreAfter = 10.0
+    }
+
+    public struct Posture: Sendable, Equatable {
+        /// A head that moved more than this many face widths since it was last at rest is a body moving
+        /// (leaning, sitting up), not a head gesture: nothing fires until it is back at rest.
+        public var maxTranslation = 0.5
+        /// Such a posture change held steady this long (s) becomes the new neutral.
+        public var recentreAfter = 1.0
+    }
+
+    public struct Moves: Sendable, Equatable {
+        /// Emit a `move` event for every frame with a face (after calibration).
+        public var enabled = false
+    }
+
+    public var smoothing = Smoothing()
+    public var calibration = Calibration()
+    public var zones = Zones()
+    public var continuous = Continuous()
+    public var discrete = Discrete()
+    public var nod = Swing(minAmplitude: 8)
+    public var shake = Swing(minAmplitude: 10)
+    /// After a nod or shake, nothing else fires for this long (s): one event per gesture.
+    public var refractory = 1.2
+    public var proportional = Proportional()
+    public var drift = Drift()
+    public var posture = Posture()
+    public var moves = Moves()
+
+    public init() {}
+
+    /// Settings that contradict each other (ranges of single values are the config file's job).
+    public func problems() -> [SettingProblem] {
+        var p: [SettingProblem] = []
+        func need(_ ok: Bool, _ key: String, _ message: String) { if !ok { p.append(SettingProblem(key: key, message: message)) } }
+        need(zones.idleYaw < zones.thresholdYaw, "gestures.zones.idle_yaw", "must be smaller than gestures.zones.threshold_yaw (\(zones.thresholdYaw)) or a look could never stop")
+        need(zones.idlePitch < zones.thresholdPitch, "gestures.zones.idle_pitch", "must be smaller than gestures.zones.threshold_pitch (\(zones.thresholdPitch)) or a look could never stop")
+        need(calibration.averageLast <= calibration.samples, "gestures.calibration.average_last", "must not exceed gestures.calibration.samples (\(calibration.samples))")
+        need(discrete.minDuration < discrete.maxDuration, "gestures.discrete.min_duration", "must be shorter than gestures.discrete.max_duration (\(discrete.maxDuration))")
+        for (name, s) in [("nod", nod), ("shake", shake)] {
+            need(s.minSwingDuration < s.maxSwingDuration, "gestures.\(name).min_swing_duration", "must be shorter than gestures.\(name).max_swing_duration (\(s.maxSwingDuration))")
+            need(s.stillRange < s.minAmplitude, "gestures.\(name).still_range", "must be smaller than gestures.\(name).min_amplitude (\(s.minAmplitude))")
+        }
+        return p
+    }
+}
+
+/// A setting that cannot work as given: its dotted config key and why.
+public struct SettingProblem: Sendable, Equatable {
+    public var key: String
+    public var message: String
+}

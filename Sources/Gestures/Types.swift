@@ -1,0 +1,89 @@
+/// A head pose as the gesture engine needs it: rotation in degrees, the head pointer and the face size in
+/// pixels (so it can tell a turn from a body moving about).
+public struct HeadPose: Sendable, Equatable {
+    /// Degrees; positive when the person turns toward their own right.
+    public var yaw: Double
+    /// Degrees; positive when the person looks up.
+    public var pitch: Double
+    /// The head pointer in image pixels (passed through to `move` events, and used to see the body move).
+    public var pointerX: Double
+    public var pointerY: Double
+    /// Width of the face in pixels: translations are judged in face widths, whatever the distance.
+    public var faceSize: Double
+
+    public init(yaw: Double, pitch: Double, pointerX: Double = 0, pointerY: Double = 0, faceSize: Double = 100) {
+        self.yaw = yaw; self.pitch = pitch; self.pointerX = pointerX; self.pointerY = pointerY; self.faceSize = faceSize
+    }
+}
+
+/// One frame's worth of input: when, and the pose if a face was seen.
+public struct HeadSample: Sendable, Equatable {
+    public var frame: Int
+    /// Seconds, monotonic: the engine never reads a clock.
+    public var time: Double
+    /// nil when no face was seen in this frame.
+    public var pose: HeadPose?
+
+    public init(frame: Int, time: Double, pose: HeadPose?) {
+        self.frame = frame; self.time = time; self.pose = pose
+    }
+}
+
+/// The person's own directions.
+public enum Direction: String, Sendable, CaseIterable {
+    case left, right, up, down
+}
+
+public enum GestureKind: String, Sendable, CaseIterable {
+    case faceFound = "face_found", faceLost = "face_lost", calibrated
+    case lookStart = "look_start", lookStop = "look_stop", look, nod, shake, move
+}
+
+/// Yaw and pitch in degrees.
+public struct Angles: Sendable, Equatable {
+    public var yaw: Double
+    public var pitch: Double
+    public init(yaw: Double, pitch: Double) { self.yaw = yaw; self.pitch = pitch }
+}
+
+/// A value for each direction (the proportional speeds of a `move` event).
+public struct DirectionValues: Sendable, Equatable {
+    public var left = 0.0, right = 0.0, up = 0.0, down = 0.0
+    public init() {}
+    public subscript(d: Direction) -> Double {
+        switch d {
+        case .left: return left
+        case .right: return right
+        case .up: return up
+        case .down: return down
+        }
+    }
+}
+
+public struct GestureEvent: Sendable, Equatable {
+    public var kind: GestureKind
+    public var frame: Int
+    public var time: Double
+    public var direction: Direction?
+    /// Degrees beyond neutral along the direction's axis.
+    public var distance: Double?
+    /// Out-and-back pairs of a nod or shake.
+    public var cycles: Int?
+    /// calibrated: initial, request, face_lost, recentre. look_stop: returned, face_lost, recentre, direction_change.
+    public var reason: String?
+    public var neutral: Angles?
+    public var offset: Angles?
+    public var pointer: (x: Double, y: Double)? {
+        get { pointerX.map { ($0, pointerY ?? 0) } }
+        set { pointerX = newValue?.x; pointerY = newValue?.y }
+    }
+    public var pointerX: Double?
+    public var pointerY: Double?
+    public var proportional: DirectionValues?
+
+    public init(_ kind: GestureKind, frame: Int, time: Double, direction: Direction? = nil, distance: Double? = nil,
+                cycles: Int? = nil, reason: String? = nil, neutral: Angles? = nil) {
+        self.kind = kind; self.frame = frame; self.time = time; self.direction = direction; self.distance = distance
+        self.cycles = cycles; self.reason = reason; self.neutral = neutral
+    }
+}
