@@ -20,11 +20,12 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"), .linkedLibrary("stdc++")]
         ),
         .target(name: "Pipeline", dependencies: ["CDlibFace"]),
+        .target(name: "CGPIOD", linkerSettings: [.linkedLibrary("gpiod")]),
         .target(name: "Gestures"),
         .executableTarget(
             name: "Appliance",
             dependencies: [
-                "Pipeline", "Gestures",
+                "Pipeline", "Gestures", "CGPIOD",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]

@@ -26,6 +26,8 @@ public struct Y4MReader: FrameSource, Sendable {
     /// Bytes of chroma following each luma plane (0 for Cmono).
     public let chromaBytesPerFrame: Int
 
+    private static let frameMarker: [UInt8] = Array("FRAME".utf8)
+
     private var stream: ByteStream
     private var nextIndex = 0
     private var finished = false
@@ -180,7 +182,7 @@ public struct Y4MReader: FrameSource, Sendable {
 
     /// Reads `FRAME[ params]\n`. Returns false on a clean end of file (no byte at all).
     private mutating func readFrameLine() throws(FrameSourceError) -> Bool {
-        let marker: [UInt8] = [0x46, 0x52, 0x41, 0x4D, 0x45]  // "FRAME"
+        let marker = Self.frameMarker
         for i in 0..<marker.count {
             guard let b = try stream.readByte() else {
                 if i == 0 { return false }

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import Gestures
+import Pipeline
+
+/// `nodwire replay FILE.y4m`: the whole pipeline on a recording, one JSON event a line on stdout.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Runs the gesture pipeline on a recording and prints each event as a JSON line.",
+        discussion: """
+        Events: face_found, face_lost, calibrated, look_start, look_stop, look, nod, shake (and move with --moves).
+        Each has "frame" (0-based, in the file), "time" (seconds, from the file's frame rate) and "type".
+        Left and right are the person's own (their right is the image's left unless vision.mirrored is set).
+        """
+    )
+
+    @Argument(help: "A YUV4MPEG2 recording (8-bit; Cmono or C420/C422/C444, any size).")
+    var file: String
+
+    @Option(help: "A config file (see `nodwire config defaults`).")
+    var config: String?
+
+    @Flag(help: "Pace frames at the recording's rate instead of as fast as possible.")
+    var realtime = false
+
+    @Flag(help: "Also print a move event for every frame (pointer, neutral, offset, proportional speed).")
+    var moves = false
+
+    @Flag(help: "Print a JSON summary on stderr at the end: frames, frames with a face, CPU ms a frame, wall time.")
+    var stats = false
+
+    func run() throws {
+        var settings = try loadConfig(config)
+        if moves { settings.gestures.moves.enabled = true }
+        let processor = try makeProcessor(settings.vision)
+        var source: Y4MReader
+        do { source = try Y4MReader(path: file) } catch { throw Failure(message: "\(error)", exitCode: 66) }
+        var engine = GestureEngine(settings: settings.gestures)
+        var frame = source.makeFrame()
+        var cost = CostSummary(expectedCount: 4096)
+        var facesSeen = 0
+        let wallStart = MonotonicClock.now()
+        let output = LineOutput()
+        while true {
+            do { guard try source.next(into: &frame) else { break } } catch { throw Failure(message: "\(error)", exitCode: 65) }
+            if realtime {
+                let due = wallStart + frame.time - MonotonicClock.now()
+                if due > 0 { Thread.sleep(forTimeInterval: due) }
+            }
+            let result = processor.process(frame)
+            cost.add(result.cpuMilliseconds)
+            if result.face != nil { facesSeen += 1 }
+            for event in engine.process(HeadSample(result)) { output.write(EventJSON.line(event)) }
+        }
+        output.flush()
+        if stats {
+            let summary = "{\"frames\":\(cost.count),\"frames_with_face\":\(facesSeen),"
+                + "\"cpu_ms_per_frame\":{\"median\":\(EventJSON.number(cost.median ?? 0, 3)),\"p99\":\(EventJSON.number(cost.percentile(0.99) ?? 0, 3))},"
+                + "\"wall_seconds\":\(EventJSON.number(MonotonicClock.now() - wallStart, 3))}"
+            FileHandle.standardError.write(Data((summary + "\n").utf8))
+        }
+    }
+}
+
+extension HeadSample {
+    /// What the gesture engine needs of one frame's vision result.
+    init(_ r: FrameResult) {
+        self.init(frame: r.index, time: r.time, pose: r.face.map {
+            Gestures.HeadPose(yaw: $0.pose.yaw, pitch: $0.pose.pitch, pointerX: $0.pose.pointer.x, pointerY: $0.pose.pointer.y,
+                              faceSize: $0.box.width)
+        })
+    }
+}
+
+/// Buffered stdout writes, flushed at the end and whenever the buffer grows, so event lines are never torn.
+final class LineOutput {
+    private var buffer = ""
+    func write(_ line: String) {
+        buffer += line
+        buffer += "\n"
+        if buffer.utf8.count > 4096 { flush() }
+    }
+    func flush() {
+        FileHandle.standardOutput.write(Data(buffer.utf8))
+        buffer = ""
+    }
+}

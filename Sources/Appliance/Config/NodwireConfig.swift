@@ -1,0 +1,79 @@
+import Gestures
+import Pipeline
+
+/// Every setting of Nodwire, as one value. Defaults live in the settings types themselves
+/// (`VisionSettings`, `GestureSettings`); `ConfigSchema` says how each is written in the file.
+struct NodwireConfig: Equatable {
+    var vision = VisionSettings()
+    var gestures = GestureSettings()
+
+    /// Cross-setting contradictions, with their config keys.
+    func problems() -> [SettingProblem] { gestures.problems() }
+}
+
+/// The config file's keys, their meaning and what they accept. `nodwire config defaults` prints this.
+enum ConfigSchema {
+    static var all: [SettingSpec] { vision + gestures + swing("nod", \.gestures.nod) + swing("shake", \.gestures.shake) }
+
+    static var vision: [SettingSpec] { [
+        .path("vision.model_path", \.vision.modelPath, "dlib's 5-point landmark model (scripts/fetch-model.sh puts it in Models/)."),
+        .double("vision.min_face_size", \.vision.minFaceSize, 30...400, "Smallest face to look for, pixels wide. 60 is about 1.4 m from a VGA camera; smaller finds faces further away but searches slower."),
+        .int("vision.search_slice_pixels", \.vision.searchSlicePixels, 20_000...400_000, "Detector work per frame while searching, in pixels (76800 = 320x240, about 8 ms on this machine)."),
+        .double("vision.recheck_interval", \.vision.recheckInterval, 0.1...5, "Seconds between detector re-checks of a tracked face."),
+        .int("vision.missed_rechecks_before_lost", \.vision.missedRechecksBeforeLost, 1...20, "Failed re-checks in a row before the face counts as lost."),
+        .double("vision.focal_length_factor", \.vision.focalLengthFactor, 0.3...3, "Focal length as a multiple of the larger image side (0.8 for a typical webcam; less for wide-angle lenses)."),
+        .bool("vision.mirrored", \.vision.mirrored, "The camera delivers a mirrored (selfie) picture. Events always use the person's own left and right."),
+    ] }
+
+    static var gestures: [SettingSpec] {
+        [
+            .choice("gestures.smoothing.kind", \.gestures.smoothing.kind, "one_euro adapts (steady when still, quick when moving), moving_average averages the last `window` samples."),
+            .int("gestures.smoothing.window", \.gestures.smoothing.window, 1...30, "Samples averaged by moving_average."),
+            .double("gestures.smoothing.min_cutoff", \.gestures.smoothing.minCutoff, 0.05...30, "One-Euro cutoff when still, Hz: lower is steadier, but lags."),
+            .double("gestures.smoothing.beta", \.gestures.smoothing.beta, 0...10, "One-Euro speed coefficient."),
+            .double("gestures.smoothing.derivative_cutoff", \.gestures.smoothing.derivativeCutoff, 0.05...30, "One-Euro cutoff of the speed estimate, Hz."),
+            .int("gestures.calibration.samples", \.gestures.calibration.samples, 3...300, "Steady samples needed to learn the resting pose."),
+            .double("gestures.calibration.max_jump", \.gestures.calibration.maxJump, 0.2...20, "Degrees between samples that restart calibration."),
+            .int("gestures.calibration.average_last", \.gestures.calibration.averageLast, 1...300, "Neutral is the mean of this many of the last steady samples."),
+            .double("gestures.calibration.recalibrate_after_loss", \.gestures.calibration.recalibrateAfterLoss, 0...3600, "Seconds of face loss after which the resting pose is learnt again."),
+            .double("gestures.calibration.warmup", \.gestures.calibration.warmup, 0...5, "Seconds after the face returns before gestures count."),
+            .double("gestures.zones.idle_yaw", \.gestures.zones.idleYaw, 0.5...45, "Idle zone half-width left/right, degrees: at rest inside."),
+            .double("gestures.zones.idle_pitch", \.gestures.zones.idlePitch, 0.5...45, "Idle zone half-height up/down, degrees."),
+            .double("gestures.zones.threshold_yaw", \.gestures.zones.thresholdYaw, 1...60, "Degrees left/right beyond which a look starts."),
+            .double("gestures.zones.threshold_pitch", \.gestures.zones.thresholdPitch, 1...60, "Degrees up/down beyond which a look starts."),
+            .double("gestures.continuous.dwell", \.gestures.continuous.dwell, 0...5, "Seconds beyond the threshold before look_start."),
+            .double("gestures.discrete.min_duration", \.gestures.discrete.minDuration, 0...5, "Least seconds beyond the threshold for a look."),
+            .double("gestures.discrete.max_duration", \.gestures.discrete.maxDuration, 0.1...10, "Most seconds out and back for a look."),
+            .double("gestures.discrete.confirm_delay", \.gestures.discrete.confirmDelay, 0...3, "Seconds at rest before a look is reported (a nod or shake in that time wins)."),
+            .double("gestures.refractory", \.gestures.refractory, 0...30, "Seconds after a nod or shake in which nothing else fires."),
+            .double("gestures.proportional.dead_zone", \.gestures.proportional.deadZone, 0...45, "Degrees with no proportional speed."),
+            .double("gestures.proportional.acceleration_zone", \.gestures.proportional.accelerationZone, 0...90, "Degrees over which the speed rises to the maximum."),
+            .double("gestures.proportional.max_speed", \.gestures.proportional.maxSpeed, 0...1000, "Maximum proportional speed."),
+            .double("gestures.drift.idle_time_constant", \.gestures.drift.idleTimeConstant, 0...3600, "At rest, neutral follows the pose with this time constant (s); 0 disables."),
+            .double("gestures.drift.steady_range", \.gestures.drift.steadyRange, 0.5...20, "Degrees within which a pose counts as steady."),
+            .double("gestures.drift.recentre_after", \.gestures.drift.recentreAfter, 1...3600, "Seconds a steady pose outside the idle zone is held before it becomes the new neutral."),
+            .double("gestures.posture.max_translation", \.gestures.posture.maxTranslation, 0.05...5, "Face widths the head may travel during a gesture; more is a body moving, not a gesture."),
+            .double("gestures.posture.recentre_after", \.gestures.posture.recentreAfter, 0.2...60, "Seconds a moved body must stay steady before its pose becomes the new neutral."),
+            .bool("gestures.moves.enabled", \.gestures.moves.enabled, "Emit a move event for every frame (pointer, neutral, offset, proportional speed)."),
+        ]
+    }
+
+    /// The settings of a nod or shake detector.
+    static func swing(_ name: String, _ path: WritableKeyPath<NodwireConfig, GestureSettings.Swing>) -> [SettingSpec] {
+        let what = name == "nod" ? "pitch (yes)" : "yaw (no)"
+        func key(_ k: String) -> String { "gestures.\(name).\(k)" }
+        return [
+            .double(key("min_amplitude"), path.appending(path: \.minAmplitude), 2...60, "Degrees each swing of a \(what) must cover."),
+            .int(key("min_swings"), path.appending(path: \.minSwings), 2...10, "Swings needed (2 = out and back)."),
+            .double(key("min_swing_duration"), path.appending(path: \.minSwingDuration), 0...2, "Shortest swing, seconds."),
+            .double(key("max_swing_duration"), path.appending(path: \.maxSwingDuration), 0.05...5, "Longest swing, seconds."),
+            .double(key("max_hold"), path.appending(path: \.maxHold), 0...5, "Longest pause at a turning point, seconds (longer is a look)."),
+            .double(key("max_duration"), path.appending(path: \.maxDuration), 0.2...10, "Longest whole gesture, seconds."),
+            .double(key("return_tolerance"), path.appending(path: \.returnTolerance), 0...1, "How near its start it must end, as a fraction of its smallest swing."),
+            .double(key("max_cross_ratio"), path.appending(path: \.maxCrossRatio), 0...2, "Most movement of the other axis, as a fraction of this one."),
+            .double(key("still_range"), path.appending(path: \.stillRange), 0.2...20, "Degrees within which the head counts as still."),
+            .double(key("still_before"), path.appending(path: \.stillBefore), 0...3, "Seconds of stillness needed before it."),
+            .double(key("settle"), path.appending(path: \.settle), 0.05...3, "Seconds of stillness after it before it is reported."),
+        ]
+    }
+}

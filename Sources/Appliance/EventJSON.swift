@@ -1,0 +1,48 @@
+import Gestures
+
+/// One JSON object a line for each event: the stream `replay` prints and other programs read.
+/// Keys come in a fixed order (frame, time, type, then the event's own), numbers with fixed precision.
+enum EventJSON {
+    static func line(_ e: GestureEvent) -> String {
+        var fields: [(String, String)] = [("frame", String(e.frame)), ("time", number(e.time, 3)), ("type", quoted(e.kind.rawValue))]
+        if let d = e.direction { fields.append(("direction", quoted(d.rawValue))) }
+        if let d = e.distance { fields.append(("distance", number(d, 1))) }
+        if let c = e.cycles { fields.append(("cycles", String(c))) }
+        if let r = e.reason { fields.append(("reason", quoted(r))) }
+        if let n = e.neutral { fields.append(("neutral", "{\"yaw\":\(number(n.yaw, 1)),\"pitch\":\(number(n.pitch, 1))}")) }
+        if let o = e.offset { fields.append(("offset", "{\"yaw\":\(number(o.yaw, 1)),\"pitch\":\(number(o.pitch, 1))}")) }
+        if let p = e.pointer { fields.append(("pointer", "{\"x\":\(number(p.x, 1)),\"y\":\(number(p.y, 1))}")) }
+        if let v = e.proportional {
+            let parts = Direction.allCases.map { "\"\($0.rawValue)\":\(number(v[$0], 3))" }
+            fields.append(("speed", "{" + parts.joined(separator: ",") + "}"))
+        }
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for c in s.unicodeScalars {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case _ where c.value < 0x20: out += "\\u" + String(c.value, radix: 16).leftPadded(to: 4)
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out + "\""
+    }
+
+    static func number(_ v: Double, _ decimals: Int) -> String {
+        guard v.isFinite else { return "null" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let r = (v * scale).rounded() / scale
+        let text = String(r == 0 ? 0 : r)   // no "-0.0"
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+    }
+}
+
+private extension String {
+    func leftPadded(to n: Int) -> String { String(repeating: "0", count: max(0, n - count)) + self }
+}

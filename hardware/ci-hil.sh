@@ -1,0 +1,37 @@
+#!/bin/bash
+# One command for CI (fresh Debian 12 x86_64, root, apt): set up the HIL VM, build Nodwire on the host,
+# run the GPIO hardware tests inside the VM, print timings. Exits non-zero on any failure, including
+# "could not run": a missing VM, a failed build or a guest that did not report are failures, not skips.
+# Env: NODWIRE_VM (VM work dir, default /tmp/nodwire-vm), SKIP_APT=1, HIL_SCRATCH (default .build-hil),
+#      SKIP_BUILD=1 with NODWIRE_BIN (+ optional NODWIRE_XCTEST) to test binaries built elsewhere,
+#      VM_TIMEOUT (default 600 s).
+set -uo pipefail
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+export NODWIRE_VM=${NODWIRE_VM:-/tmp/nodwire-vm}
+SCRATCH=${HIL_SCRATCH:-$REPO/.build-hil}
+fail() { echo "ci-hil: FAILED: $*" >&2; exit 1; }
+t() { date +%s.%N; }
+dt() { echo "$2 - $1" | bc | xargs printf '%.1f'; }
+T0=$(t)
+"$REPO/hardware/vm/setup.sh" "$NODWIRE_VM" || fail "VM setup"
+T1=$(t)
+if [ -z "${SKIP_BUILD:-}" ]; then
+  command -v swift >/dev/null || fail "swift not on PATH"
+  mkdir -p "$SCRATCH"
+  (cd "$REPO" && swift build --build-tests --scratch-path "$SCRATCH") > "$SCRATCH/ci-hil-build.log" 2>&1
+  brc=$?
+  grep -E 'error:|Build complete' "$SCRATCH/ci-hil-build.log" | sort -u | head -20
+  [ $brc = 0 ] || fail "host build (swift build --build-tests --scratch-path $SCRATCH, rc=$brc; log: $SCRATCH/ci-hil-build.log)"
+  NODWIRE_BIN=$SCRATCH/debug/nodwire
+  NODWIRE_XCTEST=$SCRATCH/debug/NodwirePackageTests.xctest
+  [ -x "$NODWIRE_BIN" ] && [ -e "$NODWIRE_XCTEST" ] || fail "host build (swift build --build-tests --scratch-path $SCRATCH)"
+fi
+[ -n "${NODWIRE_BIN:-}" ] && [ -x "$NODWIRE_BIN" ] || fail "no nodwire binary (NODWIRE_BIN=${NODWIRE_BIN:-})"
+T2=$(t)
+VM_TIMEOUT=${VM_TIMEOUT:-600} "$REPO/hardware/vm/vmrun.sh" \
+  "NODWIRE_BIN='$NODWIRE_BIN' NODWIRE_XCTEST='${NODWIRE_XCTEST:-}' sh '$REPO/hardware/tests/gpio-hil.sh'"
+rc=$?
+T3=$(t)
+echo "ci-hil: setup $(dt $T0 $T1)s, host build $(dt $T1 $T2)s, VM tests $(dt $T2 $T3)s, total $(dt $T0 $T3)s; rc=$rc"
+[ $rc = 0 ] || fail "VM tests (rc=$rc)"
+echo "ci-hil: OK"
