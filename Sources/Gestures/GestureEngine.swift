@@ -66,6 +66,14 @@ public struct GestureEngine: Sendable {
     public mutating func requestRecalibration() { startCalibration(reason: "request") }
 
     public mutating func process(_ sample: HeadSample) -> [GestureEvent] {
+        var out = gestures(sample)
+        if settings.moves.enabled, let pose = sample.pose, state.facePresent, !state.calibrating, let neutral = state.neutral {
+            out.append(moveEvent(sample, pose, neutral: neutral, offset: state.offset ?? Angles(yaw: 0, pitch: 0)))
+        }
+        return out
+    }
+
+    private mutating func gestures(_ sample: HeadSample) -> [GestureEvent] {
         var out: [GestureEvent] = []
         let t = sample.time
         func event(_ kind: GestureKind, direction: Direction? = nil, distance: Double? = nil, cycles: Int? = nil,
@@ -113,9 +121,7 @@ public struct GestureEngine: Sendable {
         guard var neutral = state.neutral else { return out }
         history.append(.init(time: t, yaw: now.yaw, pitch: now.pitch, pointerX: pose.pointerX, pointerY: pose.pointerY, faceSize: pose.faceSize))
         var offset = Angles(yaw: now.yaw - neutral.yaw, pitch: now.pitch - neutral.pitch)
-        defer {
-            if settings.moves.enabled { out.append(moveEvent(sample, pose, neutral: state.neutral ?? neutral, offset: state.offset ?? offset)) }
-        }
+        state.offset = offset
         guard t >= warmupUntil else { return out }
 
         let z = settings.zones

@@ -85,7 +85,8 @@ struct SwingDetector: Sendable {
         while i >= 0, h[end].time - h[i].time <= s.maxDuration, h[i].time > notBefore {
             var excursion = 0.0
             for k in i...end { excursion = max(excursion, abs(value(h[k]) - value(h[i]))) }
-            if excursion >= s.minAmplitude {
+            // A rest before the gesture is at the level it returns to (a flat turning point is not).
+            if excursion >= s.minAmplitude, abs(value(h[i]) - value(h[end])) <= s.returnTolerance * s.minAmplitude {
                 var j = i
                 while j > 0, h[i].time - h[j - 1].time <= s.stillBefore { j -= 1 }
                 if h[i].time - h[j].time >= s.stillBefore * 0.8, h[j].time > notBefore || j == i, isStill(h, j, i) {

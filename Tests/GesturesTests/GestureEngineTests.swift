@@ -1,0 +1,327 @@
+@testable import Gestures
+import XCTest
+
+final class GestureEngineTests: XCTestCase {
+    /// 1.5 s at rest: face found, then calibrated.
+    private func calibrated() -> Stream {
+        var s = Stream()
+        s.rest(1.5)
+        return s
+    }
+
+    func testCalibratesOnSteadySamplesThenReportsNeutral() {
+        var s = Stream()
+        s.rest(1.5, yaw: 4, pitch: -3)
+        let e = s.events()
+        XCTAssertEqual(e.kinds(), [.faceFound, .calibrated])
+        XCTAssertEqual(e[1].reason, "initial")
+        XCTAssertEqual(e[1].neutral?.yaw ?? 0, 4, accuracy: 0.01)
+        XCTAssertEqual(e[1].neutral?.pitch ?? 0, -3, accuracy: 0.01)
+        XCTAssertEqual(e[1].frame, GestureSettings().calibration.samples - 1, "calibrated on the Nth steady sample")
+    }
+
+    func testCalibrationRestartsOnAJump() {
+        var s = Stream()
+        s.rest(0.4)                    // 10 steady samples, not enough
+        s.rest(1.0, yaw: 10)           // a jump: start again from here
+        let e = s.events()
+        let cal = e.of(.calibrated)
+        XCTAssertEqual(cal.count, 1)
+        XCTAssertEqual(cal[0].frame, 10 + GestureSettings().calibration.samples - 1 + 2, accuracy: 2)
+        XCTAssertEqual(cal[0].neutral?.yaw ?? 0, 10, accuracy: 0.5)
+    }
+
+    func testHeldLookStartsAfterDwellAndStopsBackAtRest() {
+        var s = calibrated()
+        s.ramp(0.2, from: (0, 0), to: (18, 0))
+        s.rest(1.6, yaw: 18)
+        s.ramp(0.2, from: (18, 0), to: (0, 0))
+        s.rest(1.0)
+        let e = s.events().gestures
+        XCTAssertEqual(e.kinds(), [.lookStart, .lookStop], "held longer than discrete.max_duration: no discrete look")
+        XCTAssertEqual(e[0].direction, .right)
+        XCTAssertEqual(e[0].distance ?? 0, 16, accuracy: 3)
+        XCTAssertEqual(e[1].reason, "returned")
+        // Beyond 12° from about t=1.63 s; the dwell is 0.4 s.
+        XCTAssertGreaterThanOrEqual(e[0].time, 1.63 + 0.4 - 0.05)
+        XCTAssertLessThan(e[0].time, 1.63 + 0.4 + 0.2)
+    }
+
+    func testThresholdEdge() {
+        for (yaw, expected) in [(11.0, 0), (13.5, 1)] {
+            var s = calibrated()
+            s.ramp(0.3, from: (0, 0), to: (-yaw, 0))
+            s.rest(1.2, yaw: -yaw)
+            let starts = s.events().of(.lookStart)
+            XCTAssertEqual(starts.count, expected, "yaw \(yaw)")
+            if expected == 1 { XCTAssertEqual(starts[0].direction, .left) }
+        }
+    }
+
+    func testDwellEdge() {
+        for (hold, expected) in [(0.2, 0), (0.7, 1)] {
+            var s = calibrated()
+            s.add(hold) { _ in (0, 16) }
+            s.rest(1.0)
+            XCTAssertEqual(s.events().of(.lookStart).count, expected, "held \(hold) s")
+        }
+    }
+
+    func testDiscreteLookOutAndBackWithinTheLimit() {
+        var s = calibrated()
+        s.add(0.6) { _ in (0, 15) }
+        s.rest(1.5)
+        let looks = s.events().of(.look)
+        XCTAssertEqual(looks.count, 1)
+        XCTAssertEqual(looks.first?.direction, .up)
+        XCTAssertEqual(looks.first?.distance ?? 0, 14, accuracy: 2)
+    }
+
+    func testDiscreteLookNotReportedWhenOutTooLong() {
+        var s = calibrated()
+        s.add(2.5) { _ in (0, 15) }
+        s.rest(1.5)
+        let e = s.events().gestures
+        XCTAssertTrue(e.of(.look).isEmpty)
+        XCTAssertEqual(e.kinds(), [.lookStart, .lookStop], "a long look is a continuous one only")
+    }
+
+    func testNodOneCycleIsOneNod() {
+        var s = calibrated()
+        s.dip(amplitude: 14, duration: 0.6)
+        s.rest(2)
+        let e = s.events().gestures
+        XCTAssertEqual(e.kinds(), [.nod], "\(e)")
+        XCTAssertEqual(e.first?.cycles, 1)
+    }
+
+    func testNodThreeCyclesIsOneEventWithThreeCycles() {
+        var s = calibrated()
+        s.nod(amplitude: 12, period: 0.5, cycles: 3)
+        s.rest(2)
+        let nods = s.events().of(.nod)
+        XCTAssertEqual(nods.count, 1)
+        XCTAssertEqual(nods.first?.cycles, 3)
+        XCTAssertTrue(s.events().of(.look).isEmpty)
+    }
+
+    func testNodBelowAmplitudeIsNothing() {
+        var s = calibrated()
+        s.nod(amplitude: 5, period: 0.6, cycles: 2)
+        s.rest(2)
+        XCTAssertTrue(s.events().gestures.isEmpty)
+    }
+
+    /// A dip down and back is both a nod and a discrete look down: the nod wins, and no look follows.
+    func testNodWinsOverDiscreteLookDown() {
+        var s = calibrated()
+        s.dip(amplitude: 16, duration: 0.7)
+        s.rest(2)
+        let e = s.events().gestures
+        XCTAssertEqual(e.kinds(), [.nod])
+        // The same dip held at the bottom is a look, not a nod.
+        var held = calibrated()
+        held.ramp(0.2, from: (0, 0), to: (0, -16))
+        held.rest(0.6, pitch: -16)
+        held.ramp(0.2, from: (0, -16), to: (0, 0))
+        held.rest(2)
+        let h = held.events().gestures
+        XCTAssertTrue(h.of(.nod).isEmpty, "\(h)")
+        XCTAssertEqual(h.of(.look).first?.direction, .down)
+    }
+
+    func testShakeAndItsCrossAxisLimit() {
+        var s = calibrated()
+        s.shake(amplitude: 15, period: 0.6, cycles: 2)
+        s.rest(2)
+        let shakes = s.events().of(.shake)
+        XCTAssertEqual(shakes.count, 1)
+        XCTAssertEqual(shakes.first?.cycles, 2)
+
+        var diagonal = calibrated()
+        diagonal.shake(amplitude: 15, period: 0.6, cycles: 2, pitchWobble: 12)
+        diagonal.rest(2)
+        XCTAssertTrue(diagonal.events().of(.shake).isEmpty && diagonal.events().of(.nod).isEmpty)
+    }
+
+    /// Looking left, pausing, then looking right is two looks, not a slow shake.
+    func testSlowLeftThenRightIsNotAShake() {
+        var s = calibrated()
+        s.ramp(0.3, from: (0, 0), to: (-18, 0))
+        s.rest(0.8, yaw: -18)
+        s.ramp(0.6, from: (-18, 0), to: (18, 0))
+        s.rest(0.8, yaw: 18)
+        s.ramp(0.3, from: (18, 0), to: (0, 0))
+        s.rest(2)
+        let e = s.events()
+        XCTAssertTrue(e.of(.shake).isEmpty)
+        XCTAssertEqual(e.of(.lookStart).map(\.direction), [.left, .right])
+    }
+
+    func testRefractoryPeriodGivesOneEventPerGesture() {
+        var s = calibrated()
+        s.dip(amplitude: 14, duration: 0.6)
+        s.rest(0.5)
+        s.dip(amplitude: 14, duration: 0.6)
+        s.rest(2)
+        XCTAssertEqual(s.events().of(.nod).count, 1)
+        var spaced = calibrated()
+        spaced.dip(amplitude: 14, duration: 0.6)
+        spaced.rest(1.5)
+        spaced.dip(amplitude: 14, duration: 0.6)
+        spaced.rest(2)
+        XCTAssertEqual(spaced.events().of(.nod).count, 2)
+    }
+
+    func testNoiseFiresNothing() {
+        var rng = SplitMix(state: 42)
+        var s = calibrated()
+        let noise = (0..<(60 * 25)).map { _ in (rng.gaussian(1.5), rng.gaussian(1.5)) }
+        s.add(60) { t in noise[min(noise.count - 1, Int(t * 25))] }
+        XCTAssertEqual(s.events().gestures, [])
+    }
+
+    /// Talking: the head bobs a few degrees several times a second, with no rest between.
+    func testTalkingBobbingFiresNothing() {
+        var rng = SplitMix(state: 7)
+        var s = calibrated()
+        let jitter = (0..<(30 * 25)).map { _ in rng.gaussian(0.7) }
+        s.add(30) { t in
+            let k = min(jitter.count - 1, Int(t * 25))
+            return (2 * sin(2 * .pi * 1.3 * t) + jitter[k], 3.5 * sin(2 * .pi * 4 * t) + 1.5 * sin(2 * .pi * 2.7 * t) + jitter[k])
+        }
+        XCTAssertEqual(s.events().gestures, [])
+    }
+
+    func testFaceLossDuringHeldLookStopsItAndNothingFiresWhileLost() {
+        var s = calibrated()
+        s.ramp(0.2, from: (0, 0), to: (0, -15))
+        s.rest(1.0, pitch: -15)
+        s.noFace(2)
+        s.rest(2)
+        let e = s.events()
+        let afterCal = Array(e.drop { $0.kind != .calibrated }.dropFirst())
+        XCTAssertEqual(afterCal.kinds(), [.lookStart, .lookStop, .faceLost, .faceFound])
+        XCTAssertEqual(afterCal[1].reason, "face_lost")
+        XCTAssertEqual(e.of(.calibrated).count, 1, "a 2 s loss keeps the neutral")
+    }
+
+    func testLongFaceLossRecalibrates() {
+        var s = calibrated()
+        s.noFace(6)
+        s.rest(2, yaw: 5)
+        let cal = s.events().of(.calibrated)
+        XCTAssertEqual(cal.count, 2)
+        XCTAssertEqual(cal.last?.reason, "face_lost")
+        XCTAssertEqual(cal.last?.neutral?.yaw ?? 0, 5, accuracy: 0.5)
+    }
+
+    func testSlowDriftAtRestNeverBecomesALook() {
+        var s = calibrated()
+        s.add(60) { t in (8 * t / 60, -6 * t / 60) }
+        XCTAssertEqual(s.events().gestures, [])
+    }
+
+    func testPostureChangeHeldBecomesTheNewNeutral() {
+        var s = calibrated()
+        s.ramp(0.5, from: (0, 0), to: (15, 0))
+        s.rest(15, yaw: 15)
+        s.rest(2, yaw: 15)
+        let e = s.events()
+        let recentre = e.of(.calibrated).last
+        XCTAssertEqual(recentre?.reason, "recentre")
+        XCTAssertEqual(recentre?.neutral?.yaw ?? 0, 15, accuracy: 1)
+        XCTAssertEqual(e.of(.lookStop).last?.reason, "recentre")
+        XCTAssertEqual(e.of(.lookStart).count, 1, "no new look once re-centred")
+    }
+
+    /// The body leans and the head drops and tilts with it: the pose changes, but so does the position.
+    func testBodyMovementIsNotAGesture() {
+        var s = calibrated()
+        s.add(1.0, pointer: { t in (320 - 150 * t, 240 + 40 * t) }) { t in (3 * t, 13 * t) }
+        s.add(1.0, pointer: { _ in (170, 280) }) { _ in (3, 13) }
+        s.add(1.0, pointer: { t in (170 + 150 * t, 280 - 40 * t) }) { t in (3 - 3 * t, 13 - 13 * t) }
+        s.rest(2)
+        XCTAssertEqual(s.events().gestures, [])
+        // Without the body moving, the same pose change is a look up.
+        var head = calibrated()
+        head.add(1.0) { t in (3 * t, 13 * t) }
+        head.rest(1.0, yaw: 3, pitch: 13)
+        XCTAssertEqual(head.events().of(.lookStart).first?.direction, .up)
+    }
+
+    func testMoveEventsCarryProportionalSpeeds() {
+        var settings = GestureSettings()
+        settings.moves.enabled = true
+        var s = calibrated()
+        s.rest(1.0, yaw: 9)
+        let moves = s.events(settings).of(.move)
+        XCTAssertFalse(moves.isEmpty)
+        let last = try! XCTUnwrap(moves.last)
+        XCTAssertEqual(last.offset?.yaw ?? 0, 9, accuracy: 0.5)
+        XCTAssertEqual(last.proportional?.right ?? 0, (9 - 3) / 12, accuracy: 0.05)
+        XCTAssertEqual(last.proportional?.left, 0)
+        XCTAssertEqual(last.pointer?.x, 320)
+        XCTAssertTrue(s.events().of(.move).isEmpty, "moves are off by default")
+    }
+
+    func testNothingBeforeCalibrationOrWhileUncalibrated() {
+        var s = Stream()
+        s.add(3) { t in (t < 1.5 ? (Int(t * 25) % 2 == 0 ? 15 : -15) : 0, 0) }   // jumping: never steady
+        let e = s.events()
+        XCTAssertEqual(e.of(.calibrated).count, 1)
+        XCTAssertTrue(e.gestures.isEmpty)
+    }
+
+    func testRecalibrationOnRequest() {
+        var engine = GestureEngine()
+        var s = calibrated()
+        s.rest(1.0, yaw: 6)
+        var events = s.samples.flatMap { engine.process($0) }
+        engine.requestRecalibration()
+        var more = Stream()
+        more.rest(1.0, yaw: 6)
+        events = more.samples.map { HeadSample(frame: $0.frame, time: $0.time + 3, pose: $0.pose) }.flatMap { engine.process($0) }
+        XCTAssertEqual(events.of(.calibrated).first?.reason, "request")
+        XCTAssertEqual(engine.state.neutral?.yaw ?? 0, 6, accuracy: 0.3)
+    }
+}
+
+final class GestureSettingsTests: XCTestCase {
+    func testDefaultsAreConsistent() { XCTAssertEqual(GestureSettings().problems(), []) }
+
+    func testContradictionsAreNamed() {
+        var s = GestureSettings()
+        s.zones.idleYaw = 20
+        s.calibration.averageLast = 40
+        let keys = s.problems().map(\.key)
+        XCTAssertEqual(keys, ["gestures.zones.idle_yaw", "gestures.calibration.average_last"])
+        XCTAssertTrue(s.problems()[0].message.contains("threshold_yaw"))
+    }
+}
+
+final class FilterTests: XCTestCase {
+    func testMovingAverageOverItsWindow() {
+        var m = MovingAverage(window: 3)
+        XCTAssertEqual([3.0, 6, 9, 12].map { m.filter($0) }, [3, 4.5, 6, 9])
+    }
+
+    func testOneEuroIsSteadyWhenStillAndFollowsMotion() {
+        var f = OneEuroFilter(minCutoff: 1.5, beta: 0.05, derivativeCutoff: 1)
+        var rng = SplitMix(state: 3)
+        var outputs: [Double] = []
+        for i in 0..<100 { outputs.append(f.filter(10 + rng.gaussian(1), at: Double(i) / 25)) }
+        let tail = outputs.suffix(50)
+        XCTAssertLessThan(tail.max()! - tail.min()!, 2.5, "noise of ±1 (range ~5) is damped")
+        for i in 100..<125 { outputs.append(f.filter(30, at: Double(i) / 25)) }
+        XCTAssertEqual(outputs.last!, 30, accuracy: 1, "a step is followed within a second")
+    }
+
+    func testProportionalMap() {
+        let m = ProportionalMap(deadZone: 3, accelerationZone: 12, maxSpeed: 2)
+        XCTAssertEqual(m.value(forOffset: 2.9), 0)
+        XCTAssertEqual(m.value(forOffset: -9), 1, accuracy: 1e-9)
+        XCTAssertEqual(m.value(forOffset: 15), 2, accuracy: 1e-9)
+        XCTAssertEqual(m.value(forOffset: 40), 2)
+    }
+}
