@@ -33,15 +33,40 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         var settings = try loadConfig(config)
         if moves { settings.gestures.moves.enabled = true }
-        let processor = try makeProcessor(settings.vision)
+        let output = LineOutput()
+        let summary = try Replay(file: file, settings: settings, processor: try makeProcessor(settings.vision))
+            .run(realtime: realtime) { output.write(EventJSON.line($0)) }
+        output.flush()
+        if stats { FileHandle.standardError.write(Data((summary.json + "\n").utf8)) }
+    }
+}
+
+/// The pipeline over a recording: frames → face and pose → gesture events, as fast as it can or paced.
+struct Replay {
+    struct Summary {
+        var frames = 0
+        var framesWithFace = 0
+        var cost = CostSummary(expectedCount: 4096)
+        var wallSeconds = 0.0
+
+        var json: String {
+            "{\"frames\":\(frames),\"frames_with_face\":\(framesWithFace),"
+                + "\"cpu_ms_per_frame\":{\"median\":\(EventJSON.number(cost.median ?? 0, 3)),\"p99\":\(EventJSON.number(cost.percentile(0.99) ?? 0, 3))},"
+                + "\"wall_seconds\":\(EventJSON.number(wallSeconds, 3))}"
+        }
+    }
+
+    let file: String
+    let settings: NodwireConfig
+    let processor: FaceProcessor
+
+    func run(realtime: Bool = false, onEvent: (GestureEvent) -> Void) throws -> Summary {
         var source: Y4MReader
         do { source = try Y4MReader(path: file) } catch { throw Failure(message: "\(error)", exitCode: 66) }
         var engine = GestureEngine(settings: settings.gestures)
         var frame = source.makeFrame()
-        var cost = CostSummary(expectedCount: 4096)
-        var facesSeen = 0
+        var summary = Summary()
         let wallStart = MonotonicClock.now()
-        let output = LineOutput()
         while true {
             do { guard try source.next(into: &frame) else { break } } catch { throw Failure(message: "\(error)", exitCode: 65) }
             if realtime {
@@ -49,17 +74,13 @@ struct ReplayCommand: ParsableCommand {
                 if due > 0 { Thread.sleep(forTimeInterval: due) }
             }
             let result = processor.process(frame)
-            cost.add(result.cpuMilliseconds)
-            if result.face != nil { facesSeen += 1 }
-            for event in engine.process(HeadSample(result)) { output.write(EventJSON.line(event)) }
+            summary.frames += 1
+            summary.cost.add(result.cpuMilliseconds)
+            if result.face != nil { summary.framesWithFace += 1 }
+            for event in engine.process(HeadSample(result)) { onEvent(event) }
         }
-        output.flush()
-        if stats {
-            let summary = "{\"frames\":\(cost.count),\"frames_with_face\":\(facesSeen),"
-                + "\"cpu_ms_per_frame\":{\"median\":\(EventJSON.number(cost.median ?? 0, 3)),\"p99\":\(EventJSON.number(cost.percentile(0.99) ?? 0, 3))},"
-                + "\"wall_seconds\":\(EventJSON.number(MonotonicClock.now() - wallStart, 3))}"
-            FileHandle.standardError.write(Data((summary + "\n").utf8))
-        }
+        summary.wallSeconds = MonotonicClock.now() - wallStart
+        return summary
     }
 }
 

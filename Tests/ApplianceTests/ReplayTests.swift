@@ -1,0 +1,95 @@
+@testable import Appliance
+import Gestures
+import Pipeline
+import XCTest
+
+/// The whole pipeline on real recordings, with default settings.
+final class ReplayTests: XCTestCase {
+    static let root = "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
+
+    private func events(_ clip: String, settings: NodwireConfig = NodwireConfig()) throws -> (events: [GestureEvent], summary: Replay.Summary) {
+        var s = settings
+        s.vision.modelPath = "\(Self.root)/Models/shape_predictor_5_face_landmarks.dat"
+        let processor = try FaceProcessor(settings: s.vision)
+        var out: [GestureEvent] = []
+        let summary = try Replay(file: "\(Self.root)/.build-fixtures/\(clip)", settings: s, processor: processor).run { out.append($0) }
+        return (out, summary)
+    }
+
+    /// clm_look: turns to his right (nose to image-left, frames 107-134) and left (135-167), looks down
+    /// (172-217) and up (218-248); talking before and a sideways lean after are not gestures.
+    /// Timeline boundaries are ±8 frames; a discrete look is reported after its confirmation delay.
+    func testClmLookGivesLooksInTheTurnWindowsOnly() throws {
+        let (events, summary) = try events("clm_look.y4m")
+        XCTAssertEqual(summary.frames, 420)
+        XCTAssertGreaterThan(summary.framesWithFace, 410)
+        XCTAssertEqual(events.first?.kind, .faceFound)
+        XCTAssertLessThan(events.first?.frame ?? 99, 5)
+        let windows: [Direction: ClosedRange<Int>] = [.right: 99...142, .left: 127...175, .down: 164...225, .up: 210...256]
+        let confirm = Int((GestureSettings().discrete.confirmDelay * 25).rounded(.up))
+        let looks = events.filter { [.lookStart, .lookStop, .look].contains($0.kind) }
+        XCTAssertFalse(looks.isEmpty)
+        for e in looks {
+            let window = try XCTUnwrap(windows[try XCTUnwrap(e.direction)])
+            let slack = e.kind == .look ? confirm : 0
+            XCTAssertTrue(window.lowerBound <= e.frame && e.frame <= window.upperBound + slack, "\(e.kind) \(e.direction!) at frame \(e.frame)")
+        }
+        for d in Direction.allCases {
+            XCTAssertTrue(looks.contains { $0.kind == .lookStart && $0.direction == d }, "a look_start \(d)")
+        }
+        XCTAssertTrue(events.filter { $0.kind == .nod || $0.kind == .shake }.isEmpty, "no nod or shake in clm_look")
+        XCTAssertTrue(events.filter { $0.frame < 99 || $0.frame > 276 }.allSatisfy { [.faceFound, .calibrated].contains($0.kind) },
+                      "nothing while he talks or leans: \(events.filter { $0.frame < 99 || $0.frame > 276 })")
+    }
+
+    /// ht_sway: the body sways, moves up and down, closer and further; the head makes no gesture.
+    func testHtSwayGivesNoGesture() throws {
+        let (events, summary) = try events("ht_sway.y4m")
+        XCTAssertGreaterThan(summary.framesWithFace, 380)
+        let gestures = events.filter { [.lookStart, .look, .nod, .shake].contains($0.kind) }
+        XCTAssertEqual(gestures, [])
+    }
+
+    func testMovesAreOnePerFrameWithAFaceAfterCalibration() throws {
+        var s = NodwireConfig()
+        s.gestures.moves.enabled = true
+        let (events, summary) = try events("ht_sway.y4m", settings: s)
+        let moves = events.filter { $0.kind == .move }
+        let calibratedAt = try XCTUnwrap(events.first { $0.kind == .calibrated }?.frame)
+        XCTAssertEqual(moves.first?.frame, calibratedAt, "from the frame that completes calibration")
+        XCTAssertGreaterThan(moves.count, summary.framesWithFace - calibratedAt - 5)
+        XCTAssertEqual(Set(moves.map(\.frame)).count, moves.count, "one a frame")
+    }
+
+    func testEventLinesAreJSONWithFrameTimeType() throws {
+        let (events, _) = try events("clm_look.y4m")
+        for e in events {
+            let line = EventJSON.line(e)
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], line)
+            XCTAssertEqual(object["frame"] as? Int, e.frame)
+            XCTAssertEqual(object["time"] as? Double ?? Double(object["time"] as? Int ?? -1), Double(e.frame) / 25, accuracy: 0.001)
+            XCTAssertEqual(object["type"] as? String, e.kind.rawValue)
+            if [.lookStart, .look].contains(e.kind) {
+                XCTAssertNotNil(object["direction"] as? String)
+                XCTAssertNotNil(object["distance"])
+            }
+        }
+    }
+
+    func testMissingOrBrokenClipIsAClearError() throws {
+        let processor = try FaceProcessor(settings: {
+            var v = VisionSettings()
+            v.modelPath = "\(Self.root)/Models/shape_predictor_5_face_landmarks.dat"
+            return v
+        }())
+        XCTAssertThrowsError(try Replay(file: "/nonexistent.y4m", settings: NodwireConfig(), processor: processor).run { _ in }) {
+            XCTAssertTrue("\($0)".contains("/nonexistent.y4m"))
+        }
+        let broken = NSTemporaryDirectory() + "broken-\(getpid()).y4m"
+        try Data("YUV4MPEG2 W4 H2 F25:1 Cmono\nFRAME\n\u{1}\u{2}".utf8).write(to: URL(fileURLWithPath: broken))
+        defer { try? FileManager.default.removeItem(atPath: broken) }
+        XCTAssertThrowsError(try Replay(file: broken, settings: NodwireConfig(), processor: processor).run { _ in }) {
+            XCTAssertTrue("\($0)".contains("frame 0"), "\($0)")
+        }
+    }
+}
