@@ -4,7 +4,9 @@
 # "could not run": a missing VM, a failed build or a guest that did not report are failures, not skips.
 # Env: NODWIRE_VM (VM work dir, default /tmp/nodwire-vm), SKIP_APT=1, HIL_SCRATCH (default .build-hil),
 #      SKIP_BUILD=1 with NODWIRE_BIN (+ optional NODWIRE_XCTEST) to test binaries built elsewhere,
-#      VM_TIMEOUT (default 600 s).
+#      VM_TIMEOUT (default 600 s),
+#      HIL_V2=1 also builds in the Debian 13 chroot (libgpiod 2.x, /work/shared/trixie; TRIXIE_RUN overrides
+#      its run.sh) and runs those GPIO XCTests in the VM.
 set -uo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 export NODWIRE_VM=${NODWIRE_VM:-/tmp/nodwire-vm}
@@ -31,6 +33,14 @@ T2=$(t)
 VM_TIMEOUT=${VM_TIMEOUT:-600} "$REPO/hardware/vm/vmrun.sh" \
   "NODWIRE_BIN='$NODWIRE_BIN' NODWIRE_XCTEST='${NODWIRE_XCTEST:-}' sh '$REPO/hardware/tests/gpio-hil.sh'"
 rc=$?
+if [ -n "${HIL_V2:-}" ] && [ $rc = 0 ]; then
+  TR=${TRIXIE_RUN:-/work/shared/trixie/run.sh}
+  [ -x "$TR" ] || fail "HIL_V2: $TR not found"
+  (cd "$REPO" && "$TR" 'swift build --build-tests --scratch-path .build-trixie') > /tmp/ci-hil-v2-build.log 2>&1 \
+    || { tail -20 /tmp/ci-hil-v2-build.log; fail "HIL_V2: build in the trixie chroot"; }
+  VM_TIMEOUT=${VM_TIMEOUT:-600} "$REPO/hardware/vm/vmrun.sh" "sh '$REPO/hardware/tests/gpio-v2-xctest.sh' '$REPO'"
+  rc=$?
+fi
 T3=$(t)
 echo "ci-hil: setup $(dt $T0 $T1)s, host build $(dt $T1 $T2)s, VM tests $(dt $T2 $T3)s, total $(dt $T0 $T3)s; rc=$rc"
 [ $rc = 0 ] || fail "VM tests (rc=$rc)"

@@ -7,7 +7,7 @@ struct Nodwire: ParsableCommand {
         commandName: "nodwire",
         abstract: "Turns head gestures seen by a camera into GPIO switch presses.",
         discussion: "Start with `nodwire replay` on a recording to see what Nodwire sees, then `nodwire config defaults`.",
-        subcommands: [ReplayCommand.self, FacesCommand.self, ConfigCommand.self]
+        subcommands: [ReplayCommand.self, FacesCommand.self, ConfigCommand.self, GPIOCommand.self]
     )
 }
 
