@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Nodwire: head gestures to GPIO on a Raspberry Pi. Layers, lowest first:
-// CDlibFace (C++ shim over dlib) -> Pipeline -> Gestures (pure) -> Appliance (the `nodwire` executable).
+// CDlibFace (C++ shim over dlib), CLibcamera (C++ shim over libcamera) -> Pipeline -> Gestures (pure) -> Appliance (the `nodwire` executable).
 import PackageDescription
 
 let package = Package(
@@ -12,6 +12,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -19,7 +21,10 @@ let package = Package(
             cxxSettings: [.unsafeFlags(["-O2"])],
             linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"), .linkedLibrary("stdc++")]
         ),
-        .target(name: "Pipeline", dependencies: ["CDlibFace"]),
+        // Only carries `pkg-config libcamera` (include path and libraries) to CLibcamera and its users.
+        .systemLibrary(name: "LibcameraPkgConfig", pkgConfig: "libcamera", providers: [.apt(["libcamera-dev"])]),
+        .target(name: "CLibcamera", dependencies: ["LibcameraPkgConfig"], linkerSettings: [.linkedLibrary("stdc++")]),
+        .target(name: "Pipeline", dependencies: ["CDlibFace", "CLibcamera"]),
         .target(name: "CGPIOD", linkerSettings: [.linkedLibrary("gpiod")]),
         .target(name: "Gestures"),
         .executableTarget(
@@ -28,6 +33,9 @@ let package = Package(
                 "Pipeline", "Gestures", "CGPIOD",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Fuzzes the Y4M and PGM readers with libFuzzer + AddressSanitizer.
-#   scripts/fuzz.sh [SECONDS]     (default 30)
-# Builds straight from the reader sources with swiftc (no dlib, no SwiftPM) into .build-fuzz/,
+# Fuzzes the Y4M and PGM readers, then the config loader, with libFuzzer + AddressSanitizer.
+#   scripts/fuzz.sh [SECONDS]     (default 30, for each)
+# Builds straight from the sources with swiftc (no dlib, no SwiftPM build) into .build-fuzz/,
 # seeds a corpus with small valid files, runs, and exits non-zero if a crash is found
 # (the crashing input is saved under .build-fuzz/artifacts/; replay it with
-#  .build-fuzz/reader-fuzz .build-fuzz/artifacts/crash-...).
+#  .build-fuzz/reader-fuzz .build-fuzz/artifacts/crash-...  or  .build-fuzz/config-fuzz ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,15 +53,63 @@ cat > "$out/reader.dict" <<'EOF'
 "65535"
 EOF
 
-echo "== fuzzing for ${duration}s"
-rc=0
-"$out/reader-fuzz" -max_total_time="$duration" -rss_limit_mb=2048 -timeout=10 \
-    -dict="$out/reader.dict" -artifact_prefix="$out/artifacts/" -print_final_stats=1 \
-    "$out/corpus" "$s" || rc=$?
+# Runs one fuzzer: NAME DICT CORPUS SEEDS [libFuzzer options].
+fuzz() {
+    echo "== fuzzing $1 for ${duration}s"
+    local rc=0
+    "$out/$1" -max_total_time="$duration" -rss_limit_mb=2048 -timeout=10 \
+        -dict="$2" -artifact_prefix="$out/artifacts/" -print_final_stats=1 "${@:5}" "$3" "$4" || rc=$?
+    if [ "$rc" -ne 0 ]; then
+        echo "== fuzzing $1 FOUND A PROBLEM (exit $rc); inputs saved in $out/artifacts/:" >&2
+        ls -t "$out/artifacts" | head >&2
+        exit 1
+    fi
+    echo "== $1: no crash found in ${duration}s"
+}
+fuzz reader-fuzz "$out/reader.dict" "$out/corpus" "$s"
 
-if [ "$rc" -ne 0 ]; then
-    echo "== fuzzing FOUND A PROBLEM (exit $rc); inputs saved in $out/artifacts/:" >&2
-    ls -t "$out/artifacts" | head >&2
-    exit 1
-fi
-echo "== no crash found in ${duration}s"
+# The config loader: TOML text -> NodwireConfig. Only the loader's own files and the settings types are
+# compiled (Gestures whole, Pipeline's VisionSettings alone), with TOMLKit (Swift over toml++'s C++) from
+# the package checkout. A settings type that another area adds must be added to `settings` below.
+tk=.build/checkouts/TOMLKit
+[ -d "$tk" ] || swift package resolve >/dev/null
+clangxx=${CLANGXX:-$(dirname "$swiftc")/clang++}
+m=$out/config-modules
+ctoml=(-Xcc -fmodule-map-file="$tk/Sources/CTOML/include/CTOML/module.modulemap" -I "$tk/Sources/CTOML/include/CTOML")
+mkdir -p "$m" "$out/config-corpus" "$out/config-seeds"
+echo "== building $out/config-fuzz"
+for cpp in "$tk"/Sources/CTOML/Sources/*.cpp; do
+    "$clangxx" -c -std=c++17 -O1 -g -fsanitize=fuzzer-no-link,address -DTOML_EXCEPTIONS=1 \
+        -I "$tk/Sources/CTOML/include" "$cpp" -o "$m/ctoml-$(basename "$cpp" .cpp | tr '&' '_').o"
+done
+module() {   # NAME SOURCES...: one Swift module with coverage, as an object and a .swiftmodule
+    local name=$1; shift
+    "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -g -wmo -module-name "$name" -I "$m" "${ctoml[@]}" \
+        -emit-module -emit-module-path "$m/$name.swiftmodule" -c -o "$m/$name.o" "$@"
+}
+mapfile -t tomlkit < <(find "$tk/Sources/TOMLKit" -name '*.swift')
+module TOMLKit "${tomlkit[@]}"
+module Gestures Sources/Gestures/*.swift
+module Pipeline Sources/Pipeline/Vision/VisionSettings.swift Sources/Pipeline/Camera/CameraSettings.swift Sources/Pipeline/Camera/CameraError.swift \
+    Sources/Pipeline/Budget/BudgetSettings.swift Sources/Pipeline/Budget/PowerModel.swift
+settings=(Sources/Appliance/Run/RunSettings.swift Sources/Appliance/Outputs/OutputsConfig.swift
+          Sources/Appliance/Outputs/GPIOLineSpec.swift Sources/Appliance/Outputs/GPIOError.swift)
+"$swiftc" -sanitize=fuzzer,address -parse-as-library -O -g -module-name ConfigFuzz -I "$m" "${ctoml[@]}" \
+    Sources/Appliance/Config/*.swift "${settings[@]}" Fuzz/ConfigFuzz.swift \
+    "$m"/TOMLKit.o "$m"/Gestures.o "$m"/Pipeline.o "$m"/ctoml-*.o -lstdc++ -o "$out/config-fuzz"
+
+c=$out/config-seeds
+printf '[vision]\nmirrored = true\nmin_face_size = 90\n[gestures.zones]\nthreshold_yaw = 15\n' > "$c/basic.toml"
+printf '[gestures.smoothing]\nkind = "moving_average"\nwindow = 5\n[gestures.nod]\nmin_amplitude = 9.5\nmin_swings = 3\n' > "$c/swing.toml"
+printf '[logging]\nlevel = "debug"\nformat = "journal"\n[events]\nsocket_path = "/run/nodwire/events.sock"\nstdout = false\n' > "$c/run.toml"
+printf 'gestures.zones.idle_yaw = 4.5\n"gestures".refractory = 2\n[gestures.calibration]\nsamples = 20 # c\n' > "$c/dotted.toml"
+{
+    for token in '[vision]' '[gestures.zones]' '[gestures.nod]' '[logging]' '[events]' ' = ' true false '1e3' '-0.0' \
+                 nan inf '[[' ']]' '{' '}' '#' "'''" '\\' '\"'; do
+        printf '"%s"\n' "$token"
+    done
+    grep -ho '"[a-z_]*\.[a-z_.]*"' Sources/Appliance/Config/*.swift | tr -d '"' | sed 's/.*\.//' | grep -v '^$' | sort -u | sed 's/.*/"&"/'
+} > "$out/config.dict"
+# Leak checks are off here: TOMLKit 0.6.0 never frees what TOMLTable.keys gets from C (tableGetKeys mallocs
+# and strdups; a few hundred bytes a load). Everything else ASan checks stays on.
+ASAN_OPTIONS=detect_leaks=0 fuzz config-fuzz "$out/config.dict" "$out/config-corpus" "$c" -detect_leaks=0

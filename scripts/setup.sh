@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libdlib-dev libblas-dev liblapack-dev libgpiod-dev pkg-config xz-utils)
+packages=(libdlib-dev libblas-dev liblapack-dev libgpiod-dev libcamera-dev libcamera-ipa pkg-config xz-utils)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

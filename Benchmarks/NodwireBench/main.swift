@@ -5,6 +5,7 @@
 //   baseline — dlib's detector on every whole frame, plus the same landmark fit on its box
 // Prints CPU ms a frame (median, p99, max), the ratio, the cost of a search from nothing, and heap
 // allocations per tracked frame (counted by malloc-interposer, which this executable links).
+// `NodwireBench --budget [PERCENT] [SECONDS]`: the governor holding a CPU budget (BudgetBench.swift).
 import MallocInterposerSwift
 import Foundation
 import Pipeline
@@ -16,6 +17,11 @@ import Glibc
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("NodwireBench: \(message)\n".utf8))
     exit(1)
+}
+
+if let i = CommandLine.arguments.firstIndex(of: "--budget") {
+    runBudgetBench(Array(CommandLine.arguments[(i + 1)...]), modelPath: "Models/shape_predictor_5_face_landmarks.dat")
+    exit(0)
 }
 
 // Allocation counting needs the interposer loaded before main: re-run ourselves with it preloaded.

@@ -19,19 +19,8 @@ enum EventJSON {
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case _ where c.value < 0x20: out += "\\u" + String(c.value, radix: 16).leftPadded(to: 4)
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out + "\""
-    }
+    /// JSON strings escape as TOML basic strings do.
+    static func quoted(_ s: String) -> String { ConfigValue.quoted(s) }
 
     static func number(_ v: Double, _ decimals: Int) -> String {
         guard v.isFinite else { return "null" }
@@ -41,8 +30,4 @@ enum EventJSON {
         let text = String(r == 0 ? 0 : r)   // no "-0.0"
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
-}
-
-private extension String {
-    func leftPadded(to n: Int) -> String { String(repeating: "0", count: max(0, n - count)) + self }
 }

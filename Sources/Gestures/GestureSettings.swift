@@ -149,4 +149,5 @@ public struct GestureSettings: Sendable, Equatable {
 public struct SettingProblem: Sendable, Equatable {
     public var key: String
     public var message: String
+    public init(key: String, message: String) { self.key = key; self.message = message }
 }

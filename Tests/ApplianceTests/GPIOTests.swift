@@ -254,4 +254,34 @@ final class GPIOTests: XCTestCase {
         XCTAssertEqual(c.lines[3].consumer, "nodwire"); XCTAssertTrue(c.lines[3].used)
         XCTAssertTrue(GPIOInventory.render([c]).contains("buzzer"))
     }
+
+    /// SIGKILL: nothing runs in the process; the kernel releases the line when its file descriptor closes,
+    /// and gpio-sim then shows its pull. Runs the nodwire binary built beside this test bundle, so it checks
+    /// the libgpiod version of this build (v1 in hardware/ci-hil.sh, v2 with HIL_V2=1).
+    func testHWSIGKILLLeavesTheLineToTheKernel() throws {
+        let s = try sim()
+        let exe = ReplayTests.nodwire
+        guard FileManager.default.isExecutableFile(atPath: exe) else { return XCTFail("\(exe) not built beside the test bundle") }
+        defer { try? s.setPull(6, "pull-down") }
+        for (pull, driven, after) in [("pull-down", 1, "0"), ("pull-up", 0, "1")] {
+            try s.setPull(6, pull)
+            // posix_spawn, not Foundation's Process: plain and quick under TCG.
+            let args = [exe, "gpio", "set", "--chip", s.chip, "--line", "6", "--value", "\(driven)", "--hold", "30", "--settle-ms", "0"]
+            var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            var pid: pid_t = 0
+            XCTAssertEqual(posix_spawn(&pid, exe, nil, nil, &argv, environ), 0)
+            let deadline = Date().addingTimeInterval(20)
+            while (try? s.value(6)) != "\(driven)" || !((try? GPIOChip.open(s.chip).lineInfo(6).used) ?? false) {
+                guard Date() < deadline else { kill(pid, SIGKILL); return XCTFail("line 6 never driven to \(driven)") }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            XCTAssertEqual(waitpid(pid, &status, 0), pid)
+            XCTAssertEqual(status & 0x7f, SIGKILL, "ended by SIGKILL")
+            XCTAssertEqual(try s.value(6), after, "\(GPIOInventory.libraryDescription), \(pull): after SIGKILL the pin shows the pull")
+            XCTAssertFalse(try GPIOChip.open(s.chip).lineInfo(6).used, "\(GPIOInventory.libraryDescription): the kernel released the line")
+        }
+    }
 }

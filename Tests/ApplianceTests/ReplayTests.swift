@@ -6,6 +6,9 @@ import XCTest
 /// The whole pipeline on real recordings, with default settings.
 final class ReplayTests: XCTestCase {
     static let root = "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
+    /// The `nodwire` built with the tests: beside the test bundle, whatever the build folder (.build, a
+    /// --scratch-path, another platform's triple folder).
+    static let nodwire = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("nodwire").path
 
     private func events(_ clip: String, settings: NodwireConfig = NodwireConfig()) throws -> (events: [GestureEvent], summary: Replay.Summary) {
         var s = settings

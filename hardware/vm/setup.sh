@@ -1,6 +1,6 @@
 #!/bin/bash
 # Nodwire HIL VM, one-time setup on a Debian 12 (bookworm) x86_64 host (root, apt only).
-#  1. apt: qemu, static busybox, kernel headers + source matching linux-image-amd64, gpiod tools.
+#  1. apt: qemu, static busybox, kernel headers + source matching linux-image-amd64, gpiod tools, libcamera.
 #  2. extracts Debian's linux-image .deb into the work dir (the host's own kernel is NOT touched).
 #  3. builds gpio-sim.ko (with a private irq_sim) and vimc.ko out of tree: Debian 12's kernel ships
 #     neither (CONFIG_GPIO_SIM / CONFIG_VIDEO_VIMC unset).
@@ -30,7 +30,7 @@ if [ -z "${SKIP_APT:-}" ]; then
   step "apt-get install"
   apt-get install -y -qq -o DPkg::Lock::Timeout=600 --no-install-recommends \
     qemu-system-x86 busybox-static cpio xz-utils bc make gcc pkg-config \
-    "linux-headers-$KVER" linux-source-6.1 gpiod libgpiod-dev > "$W/apt.log" 2>&1 \
+    "linux-headers-$KVER" linux-source-6.1 gpiod libgpiod-dev libcamera-dev libcamera-ipa > "$W/apt.log" 2>&1 \
     || { tail -20 "$W/apt.log" >&2; die "apt-get install failed (log: $W/apt.log)"; }
 fi
 for t in qemu-system-x86_64 cpio xz make gcc; do command -v $t >/dev/null || die "$t missing (run without SKIP_APT)"; done

@@ -37,6 +37,7 @@ extension ConfigSchema {
             out += "# \(spec.doc) Allowed: \(spec.kind.allowed).\n"
             out += "\(spec.name) = \(spec.get(defaults).text)\n"
         }
-        return out
+        return out + "\n" + outputsExample.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.isEmpty || $0.hasPrefix("#") ? "\($0)\n" : "#\($0)\n" }.joined()
     }
 }

@@ -6,7 +6,7 @@ struct GPIOCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gpio",
         abstract: "List GPIO chips and lines, or drive one line by hand to test the wiring.",
-        subcommands: [List.self, SetLine.self]
+        subcommands: [List.self, SetLine.self, TestOutputs.self]
     )
 
     struct List: ParsableCommand {

@@ -21,20 +21,32 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "A config file (see `nodwire config defaults`).")
     var config: String?
 
-    @Flag(help: "Pace frames at the recording's rate instead of as fast as possible.")
+    @Flag(help: "Pace frames at the recording's rate instead of as fast as possible, inside the config's CPU budget.")
     var realtime = false
 
     @Flag(help: "Also print a move event for every frame (pointer, neutral, offset, proportional speed).")
     var moves = false
 
-    @Flag(help: "Print a JSON summary on stderr at the end: frames, frames with a face, CPU ms a frame, wall time.")
+    @Flag(help: "Print a JSON summary on stderr at the end: frames, frames with a face, CPU ms a frame, wall time; governed, also the budget, measured CPU %, processed, skipped and late frames.")
     var stats = false
+
+    @OptionGroup var outputOptions: ReplayOutputOptions
+
+    @Option(help: ArgumentHelp("CPU budget, percent of one core: the governor skips frames to stay inside it (docs/budgets.md).",
+                               discussion: "With --realtime the config's budget.cpu_percent applies without this option.",
+                               valueName: "percent"))
+    var budget: Double?
 
     func run() throws {
         var settings = try loadConfig(config)
         if moves { settings.gestures.moves.enabled = true }
         let output = LineOutput()
-        let summary = try Replay(file: file, settings: settings, processor: try makeProcessor(settings.vision))
+        if outputOptions.outputs {
+            return try OutputReplay(file: file, settings: settings, processor: makeProcessor(settings.vision),
+                                    options: outputOptions, realtime: realtime, stats: stats).run(output)
+        }
+        let governed = try budgetSettings(settings, percent: budget, realtime: realtime)
+        let summary = try Replay(file: file, settings: settings, processor: try makeProcessor(settings.vision), budget: governed)
             .run(realtime: realtime) { output.write(EventJSON.line($0)) }
         output.flush()
         if stats { FileHandle.standardError.write(Data((summary.json + "\n").utf8)) }
@@ -48,38 +60,52 @@ struct Replay {
         var framesWithFace = 0
         var cost = CostSummary(expectedCount: 4096)
         var wallSeconds = 0.0
+        /// The governed loop's own account, when a budget applied.
+        var loop: GovernedLoop?
 
         var json: String {
             "{\"frames\":\(frames),\"frames_with_face\":\(framesWithFace),"
                 + "\"cpu_ms_per_frame\":{\"median\":\(EventJSON.number(cost.median ?? 0, 3)),\"p99\":\(EventJSON.number(cost.percentile(0.99) ?? 0, 3))},"
-                + "\"wall_seconds\":\(EventJSON.number(wallSeconds, 3))}"
+                + "\"wall_seconds\":\(EventJSON.number(wallSeconds, 3))\(loop.map { ",\"budget\":" + $0.summaryJSON } ?? "")}"
         }
     }
 
     let file: String
     let settings: NodwireConfig
     let processor: FaceProcessor
+    /// Governs the rate when set (frames are skipped to stay inside the CPU budget); nil processes every frame.
+    var budget: BudgetSettings? = nil
 
-    func run(realtime: Bool = false, onEvent: (GestureEvent) -> Void) throws -> Summary {
+    /// `beforeFrame` gets each frame's time before it is processed (the outputs wait for it there).
+    func run(realtime: Bool = false, beforeFrame: (Double) throws -> Void = { _ in },
+             onEvent: (GestureEvent) throws -> Void) throws -> Summary {
         var source: Y4MReader
         do { source = try Y4MReader(path: file) } catch { throw Failure(message: "\(error)", exitCode: 66) }
         var engine = GestureEngine(settings: settings.gestures)
         var frame = source.makeFrame()
         var summary = Summary()
+        var loop = budget.map { GovernedLoop(settings: $0, startTime: 0, readSensors: false) }
         let wallStart = MonotonicClock.now()
         while true {
             do { guard try source.next(into: &frame) else { break } } catch { throw Failure(message: "\(error)", exitCode: 65) }
+            summary.frames += 1
             if realtime {
                 let due = wallStart + frame.time - MonotonicClock.now()
                 if due > 0 { Thread.sleep(forTimeInterval: due) }
+                // Governed, a frame whose successor is already due is stale: the newest frame wins.
+                if loop != nil, -due > 1 / source.frameRate { loop?.droppedLate(); continue }
             }
+            try beforeFrame(frame.time)
+            if loop?.offer(frameAt: frame.time) == .skip { reportNotices(&loop); continue }
             let result = processor.process(frame)
-            summary.frames += 1
+            loop?.processed(frameAt: frame.time, cpuSeconds: result.cpuMilliseconds / 1000, faceSeen: result.face != nil)
+            reportNotices(&loop)
             summary.cost.add(result.cpuMilliseconds)
             if result.face != nil { summary.framesWithFace += 1 }
-            for event in engine.process(HeadSample(result)) { onEvent(event) }
+            for event in engine.process(HeadSample(result)) { try onEvent(event) }
         }
         summary.wallSeconds = MonotonicClock.now() - wallStart
+        summary.loop = loop
         return summary
     }
 }

@@ -6,14 +6,21 @@ import Pipeline
 struct NodwireConfig: Equatable {
     var vision = VisionSettings()
     var gestures = GestureSettings()
+    var outputs = OutputsConfig()
+    var budget = BudgetSettings()
+    var logging = LoggingSettings()
+    var events = EventSettings()
+    var camera = CameraSettings()
 
     /// Cross-setting contradictions, with their config keys.
-    func problems() -> [SettingProblem] { gestures.problems() }
+    func problems() -> [SettingProblem] { gestures.problems() + ConfigSchema.budgetProblems(self) + events.problems() }
 }
 
 /// The config file's keys, their meaning and what they accept. `nodwire config defaults` prints this.
 enum ConfigSchema {
-    static var all: [SettingSpec] { vision + gestures + swing("nod", \.gestures.nod) + swing("shake", \.gestures.shake) }
+    static var all: [SettingSpec] {
+        vision + gestures + swing("nod", \.gestures.nod) + swing("shake", \.gestures.shake) + camera + budget + logging + events
+    }
 
     static var vision: [SettingSpec] { [
         .path("vision.model_path", \.vision.modelPath, "dlib's 5-point landmark model (scripts/fetch-model.sh puts it in Models/)."),

@@ -5,12 +5,30 @@ enum ConfigValue: Equatable {
     case double(Double)
     case string(String)
 
+    /// A TOML basic string: quotes, backslashes and control characters escaped, so a written file reads back.
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for c in s.unicodeScalars {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case _ where c.value < 0x20 || c.value == 0x7F:
+                let hex = String(c.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out + "\""
+    }
+
     var text: String {
         switch self {
         case let .bool(b): return b ? "true" : "false"
         case let .int(i): return String(i)
         case let .double(d): return "\(d)"
-        case let .string(s): return "\"\(s)\""
+        case let .string(s): return Self.quoted(s)
         }
     }
 }
@@ -24,6 +42,9 @@ struct SettingSpec {
         case double(ClosedRange<Double>)
         case choice([String])
         case path
+        case optionalPath
+        case text           // any non-empty string
+        case oneOf([Int])   // one of a few whole numbers
 
         var allowed: String {
             switch self {
@@ -32,6 +53,9 @@ struct SettingSpec {
             case let .double(r): return "a number from \(ConfigValue.double(r.lowerBound).text) to \(ConfigValue.double(r.upperBound).text)"
             case let .choice(c): return "one of " + c.map { "\"\($0)\"" }.joined(separator: ", ")
             case .path: return "a file path in quotes"
+            case .optionalPath: return "a file path in quotes, or \"\" for none"
+            case .text: return "text in quotes"
+            case let .oneOf(v): return "one of " + v.map(String.init).joined(separator: ", ")
             }
         }
     }
@@ -55,7 +79,9 @@ struct SettingSpec {
         case let (.double(r), .double(d)): return r.contains(d) ? .success(value) : .failure(.outOfRange)
         case let (.double(r), .int(i)): return r.contains(Double(i)) ? .success(.double(Double(i))) : .failure(.outOfRange)
         case let (.choice(c), .string(s)): return c.contains(s) ? .success(value) : .failure(.outOfRange)
-        case let (.path, .string(s)): return s.isEmpty ? .failure(.outOfRange) : .success(value)
+        case let (.path, .string(s)), let (.text, .string(s)): return s.isEmpty ? .failure(.outOfRange) : .success(value)
+        case let (.oneOf(v), .int(i)): return v.contains(i) ? .success(value) : .failure(.outOfRange)
+        case (.optionalPath, .string): return .success(value)
         default: return .failure(.wrongType)
         }
     }
@@ -79,6 +105,12 @@ extension SettingSpec {
 
     static func path(_ key: String, _ path: WritableKeyPath<NodwireConfig, String>, _ doc: String) -> SettingSpec {
         SettingSpec(key: key, doc: doc, kind: .path, get: { .string($0[keyPath: path]) },
+                    set: { if case let .string(s) = $1 { $0[keyPath: path] = s } })
+    }
+
+    /// A path where "" means none.
+    static func optionalPath(_ key: String, _ path: WritableKeyPath<NodwireConfig, String>, _ doc: String) -> SettingSpec {
+        SettingSpec(key: key, doc: doc, kind: .optionalPath, get: { .string($0[keyPath: path]) },
                     set: { if case let .string(s) = $1 { $0[keyPath: path] = s } })
     }
 

@@ -31,7 +31,7 @@ enum GPIOError: Error, CustomStringConvertible, Equatable, Sendable {
             let who = holder.isEmpty ? "another program (it gave no consumer label)" : "'\(holder)'"
             return "GPIO line \(line) on \(chip) is busy: it is held by \(who). Stop that program (see `nodwire gpio list`) and try again"
         case let .permissionDenied(path):
-            return "permission denied opening \(path): add the user to the `gpio` group (sudo usermod -aG gpio $USER, then log in again) or run as root"
+            return "permission denied opening \(path): add the user to the `gpio` group (sudo usermod -aG gpio $USER, then log in again) or run as root; under systemd, the unit needs DeviceAllow=char-gpiochip rw (deploy/nodwire.service has it)"
         case let .unsupportedSetting(chip, line, setting, lib):
             return "GPIO line \(line) on \(chip): the kernel or driver refused \(setting) (libgpiod \(lib)); use drive push-pull / bias as-is, or a newer kernel"
         case let .invalidSpec(why):

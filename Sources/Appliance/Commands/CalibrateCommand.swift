@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import Gestures
+import Pipeline
+
+/// `nodwire calibrate`: shows what the camera sees of the person (a one-line display) and measures their
+/// rest and comfortable range, then proposes — and with --save writes — the idle zone and look thresholds.
+struct CalibrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calibrate",
+        abstract: "Shows the live head pose against the idle zone and thresholds, and fits them to a person.",
+        discussion: """
+        Sit as you will use it. Look straight ahead until the display says "calibrated", keep still a moment, \
+        then turn your head comfortably left and right and tilt it up and down, once or twice each. Thresholds \
+        are set at half of the smaller reach of each axis, the idle zone from how still the head is at rest. \
+        An axis whose directions were not both shown keeps its values. With --save the config file's \
+        gestures.zones settings are changed in place (other lines stay).
+        """
+    )
+
+    @Option(help: "The config file to start from and, with --save, to change.")
+    var config: String?
+
+    @Option(name: .customLong("source"), help: "A YUV4MPEG2 recording instead of the camera.")
+    var sourceFile: String?
+
+    @Option(help: "Seconds to measure (from the first frame).")
+    var seconds = 20.0
+
+    @Flag(help: "With --source: as fast as possible instead of at the recording's rate.")
+    var fast = false
+
+    @Flag(help: "Write the proposed zones into the --config file.")
+    var save = false
+
+    func validate() throws {
+        if save && config == nil { throw ValidationError("--save needs --config FILE (the file to change)") }
+        guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
+    }
+
+    func run() throws {
+        let settings = try loadConfig(config)
+        guard let sourceFile else {
+            throw RunError.sourceUnavailable("this nodwire has no camera support yet: calibrate from a recording with --source FILE.y4m").failure
+        }
+        let processor = try makeProcessor(settings.vision)
+        var engine = GestureEngine(settings: settings.gestures)
+        var zones = PersonalZones()
+        let display = PoseDisplay(zones: settings.gestures.zones)
+        do throws(RunError) {
+            let source = PacedRecording(path: sourceFile, loop: false)
+            try source.open()
+            var frame = LumaFrame(width: source.width, height: source.height)
+            var reader = fast ? try? Y4MReader(path: sourceFile) : nil
+            while true {
+                if reader != nil {
+                    do { guard try reader!.next(into: &frame) else { break } } catch { throw .source("\(error)", exitCode: 65) }
+                } else {
+                    guard try source.nextNewest(into: &frame) else { break }
+                }
+                if frame.time > seconds { break }
+                let result = processor.process(frame)
+                _ = engine.process(HeadSample(result))
+                let state = engine.state
+                if state.facePresent, !state.calibrating, let offset = state.offset { zones.add(offset: offset) }
+                display.show(state: state, pose: result.face?.pose, time: frame.time)
+            }
+        } catch {
+            throw error.failure
+        }
+        display.finish()
+
+        let (proposed, missing) = zones.proposal(from: settings.gestures.zones)
+        let r = zones.reach
+        print("reach (degrees from neutral): left \(fmt(r.left)), right \(fmt(r.right)), up \(fmt(r.up)), down \(fmt(r.down))")
+        print("rest spread (rms): yaw \(fmt(zones.restSpread.yaw)), pitch \(fmt(zones.restSpread.pitch)) over \(zones.restCount) samples")
+        if !missing.isEmpty { print("not shown far enough (\(fmt(PersonalZones.minimumReach))°): \(missing.map(\.rawValue).joined(separator: ", ")); that axis keeps its values") }
+        let keys: [(String, Double)] = [("gestures.zones.idle_yaw", proposed.idleYaw), ("gestures.zones.idle_pitch", proposed.idlePitch),
+                                        ("gestures.zones.threshold_yaw", proposed.thresholdYaw), ("gestures.zones.threshold_pitch", proposed.thresholdPitch)]
+        for (key, value) in keys { print("\(key) = \(fmt(value))") }
+        guard save, let config else { return }
+        let text = (try? String(contentsOfFile: config, encoding: .utf8)) ?? ""
+        let edited = ConfigFileEdit.set(keys.map { ($0.0, ConfigValue.double($0.1)) }, in: text)
+        do { _ = try ConfigLoader.parse(edited, file: config) } catch {
+            throw Failure(message: "the proposed zones do not fit the other settings, nothing written: \(error)", exitCode: 78)
+        }
+        do { try edited.write(toFile: config, atomically: true, encoding: .utf8) } catch {
+            throw Failure(message: "\(config): cannot write: \(error.localizedDescription)", exitCode: 73)
+        }
+        print("saved to \(config); a running nodwire takes it on SIGHUP (systemctl reload nodwire)")
+    }
+
+    private func fmt(_ v: Double) -> String { EventJSON.number(v, 1) }
+}
+
+/// The one-line live display: face or not, pose from neutral, and where that is against the zones.
+/// On a terminal the line is rewritten in place; otherwise one line a second.
+final class PoseDisplay {
+    let zones: GestureSettings.Zones
+    private let terminal = isatty(2) == 1
+    private var lastPrinted = -Double.infinity
+
+    init(zones: GestureSettings.Zones) { self.zones = zones }
+
+    func show(state: GestureEngine.State, pose: Pipeline.HeadPose?, time: Double) {
+        if !terminal && time - lastPrinted < 1 { return }
+        lastPrinted = time
+        FileHandle.standardError.write(Data(((terminal ? "\r\u{1B}[K" : "") + line(state: state, pose: pose, time: time) + (terminal ? "" : "\n")).utf8))
+    }
+
+    func finish() { if terminal { FileHandle.standardError.write(Data("\n".utf8)) } }
+
+    func line(state: GestureEngine.State, pose: Pipeline.HeadPose?, time: Double) -> String {
+        let t = EventJSON.number(time, 1)
+        guard state.facePresent, pose != nil else { return "\(t) s  no face" }
+        guard !state.calibrating, let o = state.offset else { return "\(t) s  face  calibrating: look straight ahead and keep still" }
+        func axis(_ v: Double, _ idle: Double, _ threshold: Double, _ neg: String, _ pos: String) -> String {
+            let where_ = abs(v) >= threshold ? (v < 0 ? neg : pos).uppercased() : abs(v) <= idle ? "rest" : (v < 0 ? neg : pos)
+            return "\(v >= 0 ? "+" : "")\(EventJSON.number(v, 1))° \(where_)"
+        }
+        return "\(t) s  face  yaw \(axis(o.yaw, zones.idleYaw, zones.thresholdYaw, "left", "right")) (idle ±\(EventJSON.number(zones.idleYaw, 1)), look ±\(EventJSON.number(zones.thresholdYaw, 1)))"
+            + "  pitch \(axis(o.pitch, zones.idlePitch, zones.thresholdPitch, "down", "up")) (idle ±\(EventJSON.number(zones.idlePitch, 1)), look ±\(EventJSON.number(zones.thresholdPitch, 1)))"
+    }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Pipeline
+import ServiceLifecycle
+import UnixSignals
+
+/// `nodwire run`: the appliance. Frames → face and pose → gestures → events (stdout, the event socket),
+/// as one service group that shuts down gracefully on SIGTERM or SIGINT and reloads its config on SIGHUP.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Runs Nodwire: watches the camera (or a recording) and reports head gestures.",
+        discussion: """
+        Events go to stdout as JSON lines (as `nodwire replay` prints them) and, with events.socket_path set, to \
+        every program connected to that Unix socket (`nodwire events` shows them). Log lines go to stderr: with \
+        time for a terminal, one line an event for the journal under systemd (logging.format).
+        Signals: SIGTERM or SIGINT stop it gracefully; SIGHUP reloads the config file (a refused file is logged \
+        and the running settings stay).
+        Under systemd (Type=notify) it reports READY=1 once frames arrive, STATUS= lines, WATCHDOG=1 while frames \
+        keep coming (WatchdogSec=) and STOPPING=1.
+        Exit codes: 78 refused config, 66 missing recording, 65 broken recording, 69 source not available, \
+        72 landmark model missing, 73 event socket cannot be created.
+        """
+    )
+
+    @Option(help: "The config file (see `nodwire config defaults`); SIGHUP reads it again.")
+    var config: String?
+
+    @Option(name: .customLong("source"), help: "Play a YUV4MPEG2 recording at its real rate instead of using the camera.")
+    var sourceFile: String?
+
+    @Flag(help: "With --source: start the recording over at its end instead of stopping.")
+    var loop = false
+
+    @Option(help: "Seconds between status reports (systemd STATUS=, debug log).")
+    var statusInterval = 5.0
+
+    func validate() throws {
+        guard statusInterval >= 0.1, statusInterval <= 3600 else { throw ValidationError("--status-interval must be from 0.1 to 3600 seconds") }
+        if loop && sourceFile == nil { throw ValidationError("--loop needs --source FILE.y4m") }
+    }
+
+    func run() async throws {
+        // A reader that hangs up must not kill us (writes report EPIPE instead), and a SIGHUP that arrives
+        // before the reload service listens must not end the process.
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGHUP, SIG_IGN)
+        let settings = try loadConfig(config)
+        let logControl = LogControl(settings.logging)
+        let logger = logControl.logger("nodwire")
+        do {
+            try await Self.serve(settings: settings, configPath: config, source: makeSource(), statusInterval: statusInterval,
+                                 logControl: logControl, logger: logger)
+        } catch let error as RunError {
+            throw error.failure
+        }
+    }
+
+    private func makeSource() throws(RunError) -> any LiveFrameSource {
+        if let sourceFile { return PacedRecording(path: sourceFile, loop: loop) }
+        throw .sourceUnavailable("this nodwire has no camera support yet: play a recording with --source FILE.y4m")
+    }
+
+    static func serve(settings: NodwireConfig, configPath: String?, source: any LiveFrameSource, statusInterval: Double,
+                      logControl: LogControl, logger: Logger) async throws {
+        // Everything that can be refused is opened before the group starts, so it fails with a clear
+        // message and its own exit code, and systemd never hears READY=1.
+        try source.open()
+        let processor: FaceProcessor
+        do { processor = try ConfigReload.processor(settings.vision) } catch { throw Failure(message: "\(error)", exitCode: 72) }
+        let notifier = try SystemdNotifier()
+        let server = settings.events.socketPath.isEmpty ? nil
+            : try EventSocketServer(path: settings.events.socketPath, clientBufferBytes: settings.events.clientBufferBytes, logger: logger)
+        let stdout = settings.events.stdout ? StdoutEventWriter(logger: logger) : nil
+        let sinks: [any EventSink] = [stdout as (any EventSink)?, server].compactMap { $0 }
+        let loop = FrameLoop(source: source, processor: processor, gestures: settings.gestures, sinks: sinks,
+                             notifier: notifier, logger: logger)
+        if let server { logger.info("serving events on \(server.path)") }
+
+        // Shutdown runs in reverse order: the frame loop stops first, the event outputs flush last.
+        let group = ServiceGroup(configuration: .init(
+            services: [
+                .init(service: EventOutputService(server: server, stdout: stdout)),
+                .init(service: StatusService(loop: loop, notifier: notifier, sourceName: source.name, interval: statusInterval, logger: logger)),
+                .init(service: ReloadService(hangups: await UnixSignalsSequence(trapping: .sighup), configPath: configPath, initial: settings, loop: loop, logControl: logControl, logger: logger)),
+                .init(service: FrameLoopService(loop: loop, notifier: notifier, logger: logger),
+                      successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: Logger(label: "nodwire.services") { GatedLogHandler(inner: NodwireLogHandler(label: $0, control: logControl), floor: .warning) }
+        ))
+        try await group.run()
+    }
+}
+
+/// Passes on only messages at or above `floor` (and at or above the shared level).
+private struct GatedLogHandler: LogHandler {
+    var inner: any LogHandler
+    let floor: Logger.Level
+    var metadata: Logger.Metadata { get { inner.metadata } set { inner.metadata = newValue } }
+    var logLevel: Logger.Level { get { max(inner.logLevel, floor) } set {} }
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? { get { inner[metadataKey: key] } set { inner[metadataKey: key] = newValue } }
+    func log(event: LogEvent) { if event.level >= floor { inner.log(event: event) } }
+}

@@ -1,0 +1,185 @@
+#!/bin/sh
+# Nodwire's systemd unit and installer under a real systemd, INSIDE the hardware/vm guest (real kernel,
+# gpio-sim, vimc): does the hardening of deploy/nodwire.service leave the service able to drive GPIO
+# lines and capture from a camera, and nothing more? Does install.sh work on a running system? Steps:
+#   1. In a private mount namespace, /etc becomes a writable copy and /usr/local an empty tmpfs, so the
+#      installer can change them; the guest and the host see nothing of it.
+#   2. systemd 252 boots as PID 1 of a new PID namespace with only a runner unit. The runner installs
+#      with deploy/install.sh as on a real machine (groupadd gpio, useradd nodwire, files, daemon-reload,
+#      enable, restart waiting for READY=1), runs it again (idempotent), and at the end
+#      deploy/uninstall.sh --purge. A drop-in replaces only ExecStart by a probe (`nodwire run` is not
+#      tested here); everything else is the unit as installed. The probe checks, inside the sandbox:
+#      user, groups, capabilities, read-only filesystem, hidden /home, private /tmp, the device
+#      allow-list, a GPIO line driven by the real `nodwire gpio set`, libcamera's `cam` capturing from vimc.
+#   3. The runner checks RuntimeDirectory, READY/STATUS, the watchdog (a probe that stops pinging is
+#      killed and restarted) and RestartPreventExitStatus=78 (a refused config is not restarted).
+# Prints PASS/FAIL lines; exit 1 on any FAIL, 2 when it cannot run (never a silent pass).
+#   NODWIRE_BIN   the nodwire binary to install (default: <repo>/.build/release/nodwire)
+#   SERVICE_HIL_TIMEOUT  seconds for the whole systemd run (default 540; vmrun's VM_TIMEOUT must be longer)
+set -u
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+NW=${NODWIRE_BIN:-$REPO/.build/release/nodwire}
+die() { echo "service-hil: CANNOT RUN: $*"; exit 2; }
+[ -n "${NODWIRE_IN_VM:-}" ] || die "not inside the hardware/vm guest"
+# Everything below runs in a private mount namespace: the overlays and the test systemd's shutdown
+# (it unmounts what it can when it exits) stay out of the guest's own mounts, the job folder included.
+if [ -z "${SERVICE_HIL_NS:-}" ]; then SERVICE_HIL_NS=1 exec unshare --mount --propagation private sh "$0" "$@"; fi
+[ -x "$NW" ] || die "no nodwire binary at $NW (set NODWIRE_BIN)"
+for c in cam gpioset systemd-notify unshare; do command -v $c >/dev/null || die "$c missing"; done
+[ -d /sys/kernel/config/gpio-sim ] || die "gpio-sim not loaded"
+ls /dev/media* >/dev/null 2>&1 || die "no /dev/media* (vimc not loaded)"
+
+# --- gpio-sim chip with the Raspberry Pi's line names ----------------------------------------------
+CFG=/sys/kernel/config/gpio-sim/nodwire-svc
+mkdir "$CFG" "$CFG/bank0" || die "cannot make $CFG"
+echo 4 > "$CFG/bank0/num_lines"; echo nodwire-svc > "$CFG/bank0/label"
+i=0; for n in GPIO17 GPIO27 GPIO22 GPIO5; do mkdir "$CFG/bank0/line$i"; echo $n > "$CFG/bank0/line$i/name"; i=$((i + 1)); done
+echo 1 > "$CFG/live" || die "gpio-sim chip did not go live"
+SIM=/sys/devices/platform/$(cat "$CFG/dev_name")/$(cat "$CFG/bank0/chip_name")
+CHIPDEV=/dev/$(basename "$SIM")
+
+# --- 1. a writable /etc and /usr/local for the installer ---------------------------------------------
+cp -a /etc /run/etc && mount --bind /run/etc /etc || die "cannot make /etc writable"
+mount -t tmpfs usrlocal /usr/local || die "cannot mount /usr/local"
+# PrivateTmp needs a writable /tmp (the guest's is the host's, read-only); the marker must not be seen.
+mount -t tmpfs tmp /tmp && touch /tmp/host-tmp-marker || die "cannot mount /tmp"
+mkdir -m 1777 /run/open
+# libcamera lists only devices udev has initialised: write udev's records (no udevd in the guest).
+mkdir -p /run/udev/data
+for d in /sys/bus/media/devices/* /sys/class/video4linux/*; do [ -e "$d/dev" ] && printf 'I:1\n' > "/run/udev/data/c$(cat "$d/dev")"; done
+# A device the user nodwire may open by its mode, so only the unit's DevicePolicy can refuse it.
+chmod 666 /dev/ttyS1 2>/dev/null || die "no /dev/ttyS1 to test DevicePolicy with"
+
+# --- 2. the probe, the drop-in and the runner --------------------------------------------------------
+cat > /run/probe.sh <<EOF
+#!/bin/sh
+# Runs as nodwire.service's main process, inside the unit's sandbox.
+fail=0
+chk() { if eval "\$2" >/dev/null 2>&1; then echo "PASS: sandbox: \$1"; else echo "FAIL: sandbox: \$1"; fail=1; fi; }
+mode=\$(cat /run/probe-mode)
+if [ "\$mode" = config-error ]; then echo "probe: exiting 78 like a refused config"; exit 78; fi
+if [ "\$mode" = hang ]; then systemd-notify --ready --status="probe: hanging"; exec sleep 600; fi
+chk "runs as user nodwire" '[ "\$(id -un)" = nodwire ]'
+chk "in groups video and gpio" 'id -Gn | grep -qw video && id -Gn | grep -qw gpio'
+chk "no capabilities" 'grep -Eq "^CapEff:[[:space:]]+0+\$" /proc/self/status'
+chk "no_new_privs" 'grep -Eq "^NoNewPrivs:[[:space:]]+1" /proc/self/status'
+chk "seccomp filter on" 'grep -Eq "^Seccomp:[[:space:]]+2" /proc/self/status'
+chk "/run/nodwire writable" 'touch /run/nodwire/x && rm /run/nodwire/x'
+chk "/run read-only (ReadOnlyPaths): /run/open has mode 1777" '! touch /run/open/nodwire-probe'
+chk "/etc read-only" '! touch /etc/nodwire-probe'
+chk "/home hidden" '! ls /home/'
+chk "private /tmp" 'touch /tmp/probe && [ ! -e /tmp/host-tmp-marker ]'
+chk "/sys readable (libcamera enumerates there)" 'cat /sys/class/video4linux/video0/name'
+chk "DevicePolicy refuses /dev/ttyS1 (mode 666)" '! sh -c ": < /dev/ttyS1"'
+chk "/dev/null usable" 'echo x > /dev/null'
+/usr/local/bin/nodwire gpio set --chip nodwire-svc --line GPIO27 --value 1 --hold 1.5 2>/run/nodwire/gpio.err &
+pid=\$!; sleep 0.8
+chk "nodwire gpio set drives GPIO27 (seen in gpio-sim)" '[ "\$(cat $SIM/sim_gpio1/value)" = 1 ]'
+wait \$pid; rc=\$?
+chk "nodwire gpio set exits 0 (rc=\$rc: \$(cat /run/nodwire/gpio.err | tr '\n' ' '))" '[ \$rc = 0 ]'
+chk "GPIO27 back to 0" '[ "\$(cat $SIM/sim_gpio1/value)" = 0 ]'
+chk "libcamera lists the vimc camera" 'cam -l 2>&1 | grep -q "platform/vimc"'
+cam -c1 --capture=3 -s width=640,height=480 > /run/nodwire/cam.out 2>&1; rc=\$?
+chk "libcamera captures 3 frames (rc=\$rc: \$(grep -ci 'seq:' /run/nodwire/cam.out) frames)" '[ \$rc = 0 ] && [ "\$(grep -ci "seq:" /run/nodwire/cam.out)" -ge 3 ]'
+[ \$fail = 0 ] || cat /run/nodwire/cam.out
+systemd-notify --ready --status="probe done, fail=\$fail"
+# WatchdogSec=10s: keep pinging until the runner stops us.
+while :; do systemd-notify WATCHDOG=1; sleep 2; done
+EOF
+chmod 755 /run/probe.sh
+mkdir -p /run/systemd/system/nodwire.service.d
+cat > /run/systemd/system/nodwire.service.d/probe.conf <<EOF
+[Service]
+ExecStart=
+ExecStart=/bin/sh /run/probe.sh
+# systemd-notify is a child of the probe; the real nodwire notifies from its main process.
+NotifyAccess=all
+StandardOutput=append:/run/probe.out
+StandardError=append:/run/probe.out
+EOF
+cat > /run/runner.sh <<'EOF'
+#!/bin/sh
+# Runs as a unit of the test systemd: starts nodwire.service in each mode and checks what systemd saw.
+fail=0
+ok() { echo "PASS: $*"; }
+bad() { echo "FAIL: $*"; fail=1; }
+prop() { systemctl show -P "$1" nodwire.service; }
+echo check > /run/probe-mode
+if "$REPO/deploy/install.sh" --binary "$NW" --no-start > /run/install1.log 2>&1; then ok "install.sh on the running system (--no-start)"
+else bad "install.sh: $(tail -5 /run/install1.log)"; fi
+getent group gpio >/dev/null && id -nG nodwire | grep -qw gpio && id -nG nodwire | grep -qw video \
+  && ok "install.sh made group gpio and user nodwire in video, gpio" || bad "accounts: $(id nodwire 2>&1)"
+[ "$(systemctl is-enabled nodwire.service)" = enabled ] && ok "enabled" || bad "is-enabled: $(systemctl is-enabled nodwire.service)"
+# Device permissions as udev would set them: the installed 60-nodwire.rules for the GPIO chip, Debian's
+# 50-udev-default.rules for the camera. No udevd (nor udev package) here, so they are applied by hand
+# from the installed rule's own GROUP and MODE: this tests the unit with those permissions.
+g=$(sed -n 's/^SUBSYSTEM=="gpio".*GROUP="\([a-z]*\)".*MODE="\([0-7]*\)".*/\1 \2/p' /etc/udev/rules.d/60-nodwire.rules)
+chgrp "${g% *}" "$CHIPDEV" && chmod "${g#* }" "$CHIPDEV" || bad "cannot apply '$g' to $CHIPDEV"
+for d in /dev/media* /dev/video* /dev/v4l-subdev*; do [ -e "$d" ] && chgrp video "$d" && chmod 660 "$d"; done
+# Again, now starting it: an upgrade on a running system (config kept, restart waits for READY=1).
+if timeout 120 "$REPO/deploy/install.sh" --binary "$NW" > /run/install2.log 2>&1; then ok "install.sh again: restarted, READY=1 came back"
+else bad "second install.sh: $(tail -8 /run/install2.log)"; fi
+grep -q "kept your /etc/nodwire/nodwire.toml" /run/install2.log && ok "second install kept the config" || bad "second install: $(cat /run/install2.log)"
+[ "$(prop ActiveState)/$(prop SubState)" = active/running ] && ok "active/running" || bad "state $(prop ActiveState)/$(prop SubState)"
+case "$(prop StatusText)" in "probe done, fail=0") ok "STATUS= reaches systemctl: '$(prop StatusText)'";; *) bad "StatusText '$(prop StatusText)'";; esac
+st=$(stat -c '%U:%G %a' /run/nodwire 2>&1)
+[ "$st" = "nodwire:nodwire 750" ] && ok "RuntimeDirectory /run/nodwire is $st" || bad "/run/nodwire: $st"
+[ "$(prop User)" = nodwire ] && ok "User=nodwire" || bad "User=$(prop User)"
+systemctl stop nodwire.service
+[ ! -e /run/nodwire ] && ok "stop removes /run/nodwire" || bad "/run/nodwire left after stop"
+systemctl reset-failed nodwire.service 2>/dev/null
+
+echo hang > /run/probe-mode
+systemctl start nodwire.service
+pid1=$(prop MainPID)
+sleep 16   # WatchdogSec=10s + RestartSec=2s + start
+n=$(prop NRestarts); pid2=$(prop MainPID)
+if [ "$n" -ge 1 ] 2>/dev/null && [ "$pid2" != "$pid1" ] && [ "$(prop ActiveState)" = active ]; then
+  ok "watchdog: a probe that stopped pinging was killed and restarted (NRestarts=$n)"
+else bad "watchdog: NRestarts=$n MainPID $pid1 -> $pid2 state $(prop ActiveState)"; fi
+systemctl stop nodwire.service; systemctl reset-failed nodwire.service 2>/dev/null
+
+echo config-error > /run/probe-mode
+systemctl start nodwire.service 2>/dev/null
+sleep 5
+if [ "$(prop ActiveState)" = failed ] && [ "$(prop NRestarts)" = 0 ] && [ "$(prop ExecMainStatus)" = 78 ]; then
+  ok "exit 78 (refused config): failed, not restarted"
+else bad "exit 78: state $(prop ActiveState) NRestarts=$(prop NRestarts) status $(prop ExecMainStatus)"; fi
+
+if "$REPO/deploy/uninstall.sh" --purge > /run/uninstall.log 2>&1; then ok "uninstall.sh --purge"; else bad "uninstall: $(tail -5 /run/uninstall.log)"; fi
+left=$(ls -d /usr/local/bin/nodwire /usr/local/share/nodwire /etc/nodwire /etc/systemd/system/nodwire.service \
+  /etc/udev/rules.d/60-nodwire.rules /etc/systemd/system/multi-user.target.wants/nodwire.service 2>/dev/null)
+[ -z "$left" ] && ! getent passwd nodwire >/dev/null && ok "uninstall --purge removed the files, the unit and the user" \
+  || bad "uninstall left: $left $(getent passwd nodwire)"
+case "$(systemctl show -P LoadState nodwire.service)" in not-found) ok "systemd no longer knows nodwire.service";;
+  *) bad "LoadState $(systemctl show -P LoadState nodwire.service) after uninstall";; esac
+systemctl --no-block exit $fail
+exit $fail
+EOF
+cat > /run/systemd/system/nodwire-runner.service <<EOF
+[Unit]
+DefaultDependencies=no
+[Service]
+Type=oneshot
+Environment=REPO=$REPO NW=$NW CHIPDEV=$CHIPDEV
+TimeoutStartSec=infinity
+ExecStart=/bin/sh /run/runner.sh
+StandardOutput=append:/run/runner.out
+StandardError=append:/run/runner.out
+EOF
+
+# --- 3. boot systemd as PID 1 of a new PID namespace -------------------------------------------------
+mount -t cgroup2 cgroup2 /sys/fs/cgroup || die "cannot mount cgroup2"
+# ~100 s on an idle 2-core TCG guest, over 300 s when the host is busy building.
+limit=${SERVICE_HIL_TIMEOUT:-540}
+timeout "$limit" unshare --pid --fork --mount-proc /lib/systemd/systemd --unit=nodwire-runner.service \
+    --log-target=console --log-level=warning > /run/systemd.log 2>&1
+src=$?
+[ $src != 124 ] || echo "FAIL: the test systemd did not finish within ${limit}s (SERVICE_HIL_TIMEOUT)"
+cat /run/probe.out 2>/dev/null | grep -E '^(PASS|FAIL)' || echo "FAIL: the probe wrote nothing"
+cat /run/runner.out 2>/dev/null || echo "FAIL: the runner wrote nothing"
+if [ $src != 0 ] || grep -q '^FAIL' /run/probe.out /run/runner.out 2>/dev/null || ! grep -q '^PASS' /run/probe.out 2>/dev/null; then
+    echo "---- systemd (rc=$src) ----"; tail -30 /run/systemd.log; echo "---- probe ----"; cat /run/probe.out 2>/dev/null
+    echo "service-hil: FAILED"; exit 1
+fi
+echo "service-hil: all passed ($(grep -c '^PASS' /run/probe.out) in the sandbox, $(grep -c '^PASS' /run/runner.out) by systemd)"
