@@ -19,6 +19,14 @@ enum EventJSON {
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 
+    /// A line of the stream that is not a gesture: what happened to the source or the loop
+    /// (`camera_lost`, `camera_found`, `paused`, `resumed`), with why.
+    static func line(_ type: String, frame: Int, time: Double, reason: String? = nil) -> String {
+        var s = "{\"frame\":\(frame),\"time\":\(number(time, 3)),\"type\":\(quoted(type))"
+        if let reason { s += ",\"reason\":\(quoted(reason))" }
+        return s + "}"
+    }
+
     /// JSON strings escape as TOML basic strings do.
     static func quoted(_ s: String) -> String { ConfigValue.quoted(s) }
 

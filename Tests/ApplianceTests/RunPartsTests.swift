@@ -209,7 +209,7 @@ final class RunPartsTests: XCTestCase {
         let start = MonotonicClock.now()
         var indices: [Int] = []
         for _ in 0..<12 {
-            XCTAssertTrue(try source.nextNewest(into: &frame))
+            XCTAssertEqual(try source.nextNewest(into: &frame), .frame)
             indices.append(frame.index)
             XCTAssertEqual(Int(frame[0, 0]), frame.index % 5, "looping starts the file over")
             XCTAssertEqual(frame.time, Double(frame.index) / 20, accuracy: 1e-9)
@@ -230,13 +230,13 @@ final class RunPartsTests: XCTestCase {
         let source = PacedRecording(path: path, loop: false)
         try source.open()
         var frame = LumaFrame(width: 1, height: 1)
-        XCTAssertTrue(try source.nextNewest(into: &frame))
+        XCTAssertEqual(try source.nextNewest(into: &frame), .frame)
         XCTAssertEqual(frame.index, 0)
         Thread.sleep(forTimeInterval: 0.1)   // 10 frame periods
-        XCTAssertTrue(try source.nextNewest(into: &frame))
+        XCTAssertEqual(try source.nextNewest(into: &frame), .frame)
         XCTAssertGreaterThanOrEqual(frame.index, 9, "frames that went by were skipped, not queued")
         XCTAssertEqual(source.counters.skipped, frame.index - 1)
-        while try source.nextNewest(into: &frame) {}
+        while try source.nextNewest(into: &frame) == .frame {}
         XCTAssertEqual(frame.index, 39, "a recording without --loop ends")
     }
 
@@ -246,10 +246,10 @@ final class RunPartsTests: XCTestCase {
         let source = PacedRecording(path: path, loop: false)
         try source.open()
         var frame = LumaFrame(width: 1, height: 1)
-        XCTAssertTrue(try source.nextNewest(into: &frame))
+        XCTAssertEqual(try source.nextNewest(into: &frame), .frame)
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { source.interrupt() }
         let start = MonotonicClock.now()
-        XCTAssertFalse(try source.nextNewest(into: &frame))
+        XCTAssertEqual(try source.nextNewest(into: &frame), .ended)
         XCTAssertLessThan(MonotonicClock.now() - start, 0.9, "did not wait for frame 1's time")
     }
 
@@ -311,7 +311,7 @@ final class RunPartsTests: XCTestCase {
         // reader's 64 KB allowance plus the ~200 KB the kernel buffers for it.
         let count = 10_000
         for i in 0..<count {
-            server.deliver(event, line: line)
+            server.deliver(line: line)
             if i % 20 == 19 { Thread.sleep(forTimeInterval: 0.002) }
         }
         try waitUntil("the stuck reader's disconnection") { server.disconnectedSlow == 1 }

@@ -155,8 +155,40 @@ final class RunServiceTests: XCTestCase {
         XCTAssertEqual(notify.receive(timeout: 1), "READY=1")
         XCTAssertEqual(notify.receive(timeout: 1), "STOPPING=1")
         // Every frame was either processed or, when the loop was late (a loaded machine), skipped for a newer one.
-        let counts = run.stderr.firstMatch(of: /frame loop ended frames=(\d+) frames_with_face=0 skipped=(\d+)/)
-        XCTAssertEqual(counts.map { Int($0.1)! + Int($0.2)! }, 12, run.stderr)
+        // (or passed over by the governor: 15 fps of a 25 fps recording by default).
+        let counts = run.stderr.firstMatch(of: /frame loop ended budget_skipped=(\d+) frames=(\d+) frames_with_face=0 skipped=(\d+)/)
+        XCTAssertEqual(counts.map { Int($0.1)! + Int($0.2)! + Int($0.3)! }, 12, run.stderr)
+        XCTAssertEqual(counts.map { Int($0.2)! } ?? 0, 12 * 15 / 25, accuracy: 2, run.stderr)
+    }
+
+    /// The outputs in the appliance: a look right pulses its line, and SIGTERM leaves every line safe.
+    func testRunDrivesTheOutputsAndLeavesThemSafeOnSIGTERM() throws {
+        let configPath = temp("outputs.toml")
+        try OutputReplayTests.config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: configPath) }
+        let run = try RunningNodwire(["run", "--source", Self.clip, "--gpio", "dry-run", "--config", configPath])
+        defer { if run.process.isRunning { run.process.terminate() } }
+        try run.waitForStderr("outputs (dry run): right = gpiochip0 line 1, down = gpiochip0 line 2, led = gpiochip0 line 3", timeout: 10)
+        // He turns to his right about 4.6 s into the clip: a 300 ms pulse.
+        try run.waitForStderr(#""output":"right","value":1,"cause":"look_start right""#)
+        try run.waitForStderr(#""output":"right","value":0,"cause":"pulse end""#, timeout: 2)
+        // Looking down holds "down" (safe = 1, so active is 0) until he looks back up; stop him mid-hold.
+        try run.waitForStderr(#""output":"down","value":0,"cause":"look_start down""#)
+        run.signal(SIGTERM)
+        XCTAssertEqual(run.finish(), 0, run.stderr)
+        let after = try XCTUnwrap(run.stderr.range(of: #""cause":"look_start down""#)).upperBound
+        let tail = String(run.stderr[after...])
+        XCTAssertTrue(tail.contains(#""output":"down","value":1,"cause":"look_stop down""#), "the hold ends with the stream's look_stop (reason stopping): \(tail)")
+        // Each line's last logged value is its safe value (the status LED off).
+        var last: [String: Int] = [:]
+        for line in run.stderr.split(separator: "\n") {
+            guard let json = line.firstIndex(of: "{"),
+                  let o = try? JSONSerialization.jsonObject(with: Data(line[json...].utf8)) as? [String: Any],
+                  o["type"] as? String == "output", let name = o["output"] as? String else { continue }
+            last[name] = o["value"] as? Int
+        }
+        XCTAssertEqual(last, ["right": 0, "down": 1, "led": 0], run.stderr)
+        XCTAssertTrue(run.stdoutLines.last?.contains(#""reason":"stopping""#) ?? false)
     }
 
     func testRefusalsHaveTheirExitCodesAndNeverSayReady() throws {
@@ -173,7 +205,8 @@ final class RunServiceTests: XCTestCase {
 
         let cases: [([String], Int32, String)] = [
             (["run", "--source", Self.clip, "--config", badConfig], 78, "\(badConfig):2: logging.level = \"loud\" is not allowed"),
-            (["run"], 69, "no camera support yet"),
+            (["run"], 69, "libcamera"),   // this machine has no camera (the VM test has one: hardware/tests/camera-hil.sh)
+            (["run", "--camera", "0", "--source", Self.clip], 64, "--camera and --source exclude each other"),
             (["run", "--source", "/nonexistent.y4m"], 66, "/nonexistent.y4m: cannot open the file"),
             (["run", "--source", Self.clip, "--config", noDir], 73, "/nonexistent-dir/events.sock: cannot serve events on this socket"),
             (["run", "--source", truncated], 65, "frame 3 is truncated"),

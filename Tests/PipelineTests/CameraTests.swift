@@ -204,6 +204,7 @@ final class CameraTests: XCTestCase {
     final class ScriptedCamera: LumaCamera {
         var failure: CameraError?
         var frames = 0
+        var counters: CameraCounters { CameraCounters(captured: frames, delivered: frames) }
         func next(into frame: inout LumaFrame, timeout: Double) throws(CameraError) {
             if let failure { throw failure }
             frames += 1

@@ -24,6 +24,9 @@ struct CalibrateCommand: ParsableCommand {
     @Option(name: .customLong("source"), help: "A YUV4MPEG2 recording instead of the camera.")
     var sourceFile: String?
 
+    @Option(help: "The camera: its number in `nodwire cameras` or its id (instead of camera.id in the config).")
+    var camera: String?
+
     @Option(help: "Seconds to measure (from the first frame).")
     var seconds = 20.0
 
@@ -36,27 +39,39 @@ struct CalibrateCommand: ParsableCommand {
     func validate() throws {
         if save && config == nil { throw ValidationError("--save needs --config FILE (the file to change)") }
         guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
+        if camera != nil && sourceFile != nil { throw ValidationError("--camera and --source exclude each other: frames come from one of them") }
+        if fast && sourceFile == nil { throw ValidationError("--fast needs --source FILE.y4m (a camera runs at its own pace)") }
     }
 
     func run() throws {
-        let settings = try loadConfig(config)
-        guard let sourceFile else {
-            throw RunError.sourceUnavailable("this nodwire has no camera support yet: calibrate from a recording with --source FILE.y4m").failure
-        }
+        var settings = try loadConfig(config)
+        if let camera { settings.camera.camera = CameraSelector(parsing: camera) }
         let processor = try makeProcessor(settings.vision)
         var engine = GestureEngine(settings: settings.gestures)
         var zones = PersonalZones()
         let display = PoseDisplay(zones: settings.gestures.zones)
         do throws(RunError) {
-            let source = PacedRecording(path: sourceFile, loop: false)
+            let source: any LiveFrameSource
+            if let sourceFile {
+                source = PacedRecording(path: sourceFile, loop: false)
+            } else {
+                do { try settings.camera.validate() } catch { throw .source("\(error)", exitCode: ConfigError.exitCode) }
+                source = CameraSource(settings: settings.camera)
+            }
             try source.open()
-            var frame = LumaFrame(width: source.width, height: source.height)
-            var reader = fast ? try? Y4MReader(path: sourceFile) : nil
+            defer { source.close() }
+            var frame = LumaFrame(width: 1, height: 1)
+            var reader = fast ? sourceFile.flatMap { try? Y4MReader(path: $0) } : nil
             while true {
                 if reader != nil {
                     do { guard try reader!.next(into: &frame) else { break } } catch { throw .source("\(error)", exitCode: 65) }
                 } else {
-                    guard try source.nextNewest(into: &frame) else { break }
+                    let step = try source.nextNewest(into: &frame)
+                    if step == .ended { break }
+                    if case let .unavailable(why) = step {
+                        display.problem(why)
+                        continue
+                    }
                 }
                 if frame.time > seconds { break }
                 let result = processor.process(frame)
@@ -109,6 +124,11 @@ final class PoseDisplay {
     }
 
     func finish() { if terminal { FileHandle.standardError.write(Data("\n".utf8)) } }
+
+    /// No frames now (the camera is away): said once a second at most, on a line of its own.
+    func problem(_ why: String) {
+        FileHandle.standardError.write(Data(((terminal ? "\r\u{1B}[K" : "") + "no frames: \(why)\n").utf8))
+    }
 
     func line(state: GestureEngine.State, pose: Pipeline.HeadPose?, time: Double) -> String {
         let t = EventJSON.number(time, 1)

@@ -19,8 +19,12 @@ struct RunCommand: AsyncParsableCommand {
         and the running settings stay).
         Under systemd (Type=notify) it reports READY=1 once frames arrive, STATUS= lines, WATCHDOG=1 while frames \
         keep coming (WatchdogSec=) and STOPPING=1.
-        Exit codes: 78 refused config, 66 missing recording, 65 broken recording, 69 source not available, \
-        72 landmark model missing, 73 event socket cannot be created.
+        Without --source frames come from the camera (camera.* settings, or --camera). A camera that cannot be \
+        opened at start is refused; one lost while running is opened again with growing pauses (0.5 s up to \
+        30 s), reported as camera_lost / camera_found events, with every output at its safe value meanwhile.
+        Exit codes: 78 refused config, 66 missing recording, 65 broken recording, 69 no camera or source not \
+        available, 75 camera or GPIO line busy, 72 landmark model missing, 73 event socket cannot be created, \
+        74 an output line failed.
         """
     )
 
@@ -33,12 +37,21 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "With --source: start the recording over at its end instead of stopping.")
     var loop = false
 
+    @Option(help: "The camera: its number in `nodwire cameras` or its id (instead of camera.id in the config).")
+    var camera: String?
+
+    enum Driver: String, ExpressibleByArgument, CaseIterable { case real, dryRun = "dry-run" }
+
+    @Option(help: "The config's [[outputs]]: real (GPIO lines) or dry-run (no line is opened; changes are logged).")
+    var gpio: Driver = .real
+
     @Option(help: "Seconds between status reports (systemd STATUS=, debug log).")
     var statusInterval = 5.0
 
     func validate() throws {
         guard statusInterval >= 0.1, statusInterval <= 3600 else { throw ValidationError("--status-interval must be from 0.1 to 3600 seconds") }
         if loop && sourceFile == nil { throw ValidationError("--loop needs --source FILE.y4m") }
+        if camera != nil && sourceFile != nil { throw ValidationError("--camera and --source exclude each other: frames come from one of them") }
     }
 
     func run() async throws {
@@ -46,36 +59,46 @@ struct RunCommand: AsyncParsableCommand {
         // before the reload service listens must not end the process.
         signal(SIGPIPE, SIG_IGN)
         signal(SIGHUP, SIG_IGN)
-        let settings = try loadConfig(config)
+        var settings = try loadConfig(config)
+        if let camera { settings.camera.camera = CameraSelector(parsing: camera) }
         let logControl = LogControl(settings.logging)
         let logger = logControl.logger("nodwire")
         do {
-            try await Self.serve(settings: settings, configPath: config, source: makeSource(), statusInterval: statusInterval,
-                                 logControl: logControl, logger: logger)
+            try await Self.serve(settings: settings, configPath: config, source: makeSource(settings), gpio: gpio,
+                                 statusInterval: statusInterval, logControl: logControl, logger: logger)
         } catch let error as RunError {
             throw error.failure
         }
     }
 
-    private func makeSource() throws(RunError) -> any LiveFrameSource {
+    private func makeSource(_ settings: NodwireConfig) throws(RunError) -> any LiveFrameSource {
         if let sourceFile { return PacedRecording(path: sourceFile, loop: loop) }
-        throw .sourceUnavailable("this nodwire has no camera support yet: play a recording with --source FILE.y4m")
+        do { try settings.camera.validate() } catch { throw .source("\(error)", exitCode: ConfigError.exitCode) }
+        return CameraSource(settings: settings.camera)
     }
 
-    static func serve(settings: NodwireConfig, configPath: String?, source: any LiveFrameSource, statusInterval: Double,
-                      logControl: LogControl, logger: Logger) async throws {
+    static func serve(settings: NodwireConfig, configPath: String?, source: any LiveFrameSource, gpio: Driver = .real,
+                      statusInterval: Double, logControl: LogControl, logger: Logger) async throws {
         // Everything that can be refused is opened before the group starts, so it fails with a clear
-        // message and its own exit code, and systemd never hears READY=1.
-        try source.open()
+        // message and its own exit code, and systemd never hears READY=1. The model comes first (the
+        // slowest to fail), the outputs last: once requested they are released on every way out.
         let processor: FaceProcessor
         do { processor = try ConfigReload.processor(settings.vision) } catch { throw Failure(message: "\(error)", exitCode: 72) }
         let notifier = try SystemdNotifier()
-        let server = settings.events.socketPath.isEmpty ? nil
-            : try EventSocketServer(path: settings.events.socketPath, clientBufferBytes: settings.events.clientBufferBytes, logger: logger)
+        try source.open()
+        let outputs = try makeOutputs(settings, gpio: gpio, logger: logger)
+        let server: EventSocketServer?
+        do {
+            server = settings.events.socketPath.isEmpty ? nil
+                : try EventSocketServer(path: settings.events.socketPath, clientBufferBytes: settings.events.clientBufferBytes, logger: logger)
+        } catch {
+            _ = outputs?.shutdown()
+            throw error
+        }
         let stdout = settings.events.stdout ? StdoutEventWriter(logger: logger) : nil
         let sinks: [any EventSink] = [stdout as (any EventSink)?, server].compactMap { $0 }
-        let loop = FrameLoop(source: source, processor: processor, gestures: settings.gestures, sinks: sinks,
-                             notifier: notifier, logger: logger)
+        let loop = FrameLoop(source: source, processor: processor, gestures: settings.gestures, budget: settings.budget,
+                             outputs: outputs, sinks: sinks, notifier: notifier, logger: logger)
         if let server { logger.info("serving events on \(server.path)") }
 
         // Shutdown runs in reverse order: the frame loop stops first, the event outputs flush last.
@@ -91,6 +114,32 @@ struct RunCommand: AsyncParsableCommand {
             logger: Logger(label: "nodwire.services") { GatedLogHandler(inner: NodwireLogHandler(label: $0, control: logControl), floor: .warning) }
         ))
         try await group.run()
+    }
+}
+
+extension RunCommand {
+    /// The config's outputs, requested at their safe values and started (the status LED says "searching"),
+    /// or nil when there are none. Each line change is logged (debug; info for a dry run).
+    static func makeOutputs(_ settings: NodwireConfig, gpio: Driver, logger: Logger) throws -> OutputRunner? {
+        guard !settings.outputs.isEmpty else { return nil }
+        let driver: LineDriver
+        do {
+            driver = gpio == .real ? try GPIOLineDriver(settings.outputs) : DryRunDriver(settings.outputs)
+        } catch let e as GPIOError {
+            throw Failure(message: e.description, exitCode: e.exitCode)
+        }
+        let start = MonotonicClock.now()
+        let level: Logger.Level = gpio == .real ? .debug : .info
+        let runner = OutputRunner(
+            planner: OutputPlanner(config: settings.outputs, recalibrateAfterLoss: settings.gestures.calibration.recalibrateAfterLoss),
+            driver: driver, clock: { MonotonicClock.now() - start }, log: { logger.log(level: level, "\($0)") })
+        do { try runner.start() } catch {
+            _ = runner.shutdown()
+            throw error
+        }
+        let names = (0..<settings.outputs.outputs.count).map { "\(settings.outputs.outputs[$0].name) = \(driver.describe($0))" }
+        logger.info("outputs\(gpio == .dryRun ? " (dry run)" : ""): \(names.joined(separator: ", "))")
+        return runner
     }
 }
 

@@ -158,6 +158,29 @@ final class OutputRunner: @unchecked Sendable {
     /// A fault: every line safe at once (the status LED to its fault pattern), errors ignored.
     func fault() { locked { faultLocked() } }
 
+    /// The fault is over (the camera is back): events count again, the status LED leaves its fault pattern.
+    func clearFault() throws {
+        try locked {
+            try apply(planner.setFault(false, at: clock?() ?? planner.now))
+            condition.signal()
+        }
+    }
+
+    /// The status LED shows (or stops showing) the low-battery pattern.
+    func setLowBattery(_ on: Bool) throws {
+        try locked {
+            guard planner.lowBattery != on else { return }
+            try apply(planner.setLowBattery(on, at: clock?() ?? planner.now))
+            condition.signal()
+        }
+    }
+
+    /// The status LED shows the low-battery pattern (unless a fault outranks it).
+    var lowBattery: Bool { locked { planner.lowBattery } }
+
+    /// Why the timer thread stopped writing (the outputs are already safe then), if it did.
+    var failure: Failure? { locked { timerFailure } }
+
     /// Stops the timer, then every line safe, settled and released. Returns release errors.
     func shutdown() -> [Error] {
         if locked({ () -> Bool in stopping = true; condition.signal(); return timerRunning }) { timerDone.wait() }

@@ -2,10 +2,11 @@ import Foundation
 import Gestures
 import Logging
 
-/// Takes each gesture event from the frame loop. Called on the frame loop's thread, in event order;
-/// it must return at once: whatever is slow (a socket, a pipe) happens on the sink's own thread.
+/// Takes each line of the event stream (a JSON object) from the frame loop. Called on the frame loop's
+/// thread, in event order; it must return at once: whatever is slow (a socket, a pipe) happens on the
+/// sink's own thread.
 protocol EventSink: AnyObject, Sendable {
-    func deliver(_ event: GestureEvent, line: String)
+    func deliver(line: String)
 }
 
 /// Whole lines, in order, for a consumer on another thread; when the consumer falls `capacity` bytes behind,
@@ -65,7 +66,7 @@ final class StdoutEventWriter: EventSink, @unchecked Sendable {
 
     var droppedLines: Int { condition.withLock { dropped } }
 
-    func deliver(_ event: GestureEvent, line: String) {
+    func deliver(line: String) {
         condition.withLock {
             if buffer.append(line) {
                 condition.signal()

@@ -73,7 +73,7 @@ final class EventSocketServer: EventSink, @unchecked Sendable {
         t.start()
     }
 
-    func deliver(_ event: GestureEvent, line: String) {
+    func deliver(line: String) {
         var slow: [Int32] = []
         lock.withLock {
             for fd in clients.keys where clients[fd]!.append(line) == false { slow.append(fd) }

@@ -11,26 +11,36 @@ struct LiveSourceCounters: Equatable, Sendable {
     var restarts = 0
 }
 
+/// What `LiveFrameSource.nextNewest` came back with.
+enum SourceStep: Equatable, Sendable {
+    /// The frame was filled with the newest picture.
+    case frame
+    /// The source ended (a recording without --loop) or was interrupted for shutdown.
+    case ended
+    /// No picture for now (the camera is away; the source is trying again on its own): why, for people.
+    /// Returned at least once a second while it lasts, so the loop stays alive (watchdog, status).
+    case unavailable(String)
+}
+
 /// Frames for `nodwire run`, always the newest: the camera, or a recording paced at its real rate.
 ///
 /// The frame loop owns a source and calls it from its own thread: `open()` once, `nextNewest(into:)` until
-/// it returns false, `close()` once. Only `interrupt()` may be called from any other thread: it makes a
-/// waiting or later `nextNewest` return false promptly (for shutdown).
+/// it returns `.ended`, `close()` once. Only `interrupt()` may be called from any other thread: it makes a
+/// waiting or later `nextNewest` return `.ended` promptly (for shutdown).
 protocol LiveFrameSource: AnyObject, Sendable {
     /// Where frames come from, for messages ("camera 0", a file path).
     var name: String { get }
-    /// Picture size and nominal rate; valid after `open()`.
-    var width: Int { get }
-    var height: Int { get }
-    var frameRate: Double { get }
+    /// What it delivers, for the log once frames arrive: "400x300 at 25 fps".
+    var details: String { get }
     var counters: LiveSourceCounters { get }
 
     func open() throws(RunError)
     /// Waits for a frame newer than the last one delivered and fills `frame` with the newest there is
     /// (older ones are skipped, not queued). `index` counts source frames from 0 over the whole run and
-    /// `time` is seconds since the first one, both only ever increasing. False: the source ended or was
-    /// interrupted.
-    func nextNewest(into frame: inout LumaFrame) throws(RunError) -> Bool
+    /// `time` is seconds since the first one, both only ever increasing, also across a camera's restarts.
+    func nextNewest(into frame: inout LumaFrame) throws(RunError) -> SourceStep
+    /// Stops capturing until the next `nextNewest` (the loop is paused: critical battery or heat).
+    func suspend()
     func interrupt()
     func close()
 }
@@ -72,6 +82,7 @@ final class PacedRecording: LiveFrameSource, @unchecked Sendable {
     private(set) var width = 0
     private(set) var height = 0
     private(set) var frameRate = 0.0
+    var details: String { "\(width)x\(height) at \(EventJSON.number(frameRate, 2)) fps" }
     var counters: LiveSourceCounters { lock.withLock { _counters } }
 
     private var reader: Y4MReader?
@@ -103,8 +114,8 @@ final class PacedRecording: LiveFrameSource, @unchecked Sendable {
         }
     }
 
-    func nextNewest(into frame: inout LumaFrame) throws(RunError) -> Bool {
-        guard var r = reader else { return false }
+    func nextNewest(into frame: inout LumaFrame) throws(RunError) -> SourceStep {
+        guard var r = reader else { return .ended }
         defer { reader = r }
         let start = self.start ?? MonotonicClock.now()
         self.start = start
@@ -113,7 +124,7 @@ final class PacedRecording: LiveFrameSource, @unchecked Sendable {
             let more: Bool
             do { more = try r.next(into: &frame) } catch { throw .source("\(error)", exitCode: 65) }
             if !more {
-                guard loop else { return false }
+                guard loop else { return .ended }
                 guard readInPass > 0 else { throw .source("\(path): the recording has no frames to loop", exitCode: 65) }
                 framesPerPass = readInPass
                 readInPass = 0
@@ -132,12 +143,15 @@ final class PacedRecording: LiveFrameSource, @unchecked Sendable {
                 lock.withLock { _counters.skipped += 1 }
                 continue
             }
-            if due > now, stop.wait(until: due) { return false }
+            if due > now, stop.wait(until: due) { return .ended }
             lock.withLock { _counters.delivered += 1 }
-            return true
+            return .frame
         }
-        return false
+        return .ended
     }
+
+    /// A recording keeps its pace while paused: frames that come due meanwhile are skipped.
+    func suspend() {}
 
     func interrupt() { stop.raise() }
 

@@ -9,6 +9,8 @@ enum RunError: Error, Equatable, CustomStringConvertible {
     case eventSocket(path: String, reason: String)
     /// $NOTIFY_SOCKET is unusable.
     case notify(String)
+    /// An output line could not be written (every output was set to its safe value first).
+    case outputs(String, exitCode: Int32)
 
     var description: String {
         switch self {
@@ -16,6 +18,7 @@ enum RunError: Error, Equatable, CustomStringConvertible {
         case let .sourceUnavailable(message): return message
         case let .eventSocket(path, reason): return "\(path): cannot serve events on this socket: \(reason)"
         case let .notify(message): return message
+        case let .outputs(message, _): return "outputs: \(message)"
         }
     }
 
@@ -26,6 +29,7 @@ enum RunError: Error, Equatable, CustomStringConvertible {
         case .sourceUnavailable: return 69
         case .eventSocket: return 73
         case .notify: return 71
+        case let .outputs(_, code): return code
         }
     }
 

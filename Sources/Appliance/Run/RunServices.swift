@@ -35,7 +35,7 @@ struct FrameLoopService: Service {
         notifier.stopping()
         let done = loop.current
         logger.info("frame loop ended", metadata: ["frames": "\(done.frames)", "frames_with_face": "\(done.framesWithFace)",
-                                                   "skipped": "\(done.source.skipped)"])
+                                                   "skipped": "\(done.source.skipped)", "budget_skipped": "\(done.budgetSkipped)"])
         try outcome.get()
     }
 }
@@ -122,22 +122,16 @@ struct EventOutputService: Service {
     }
 }
 
-/// CPU time of the whole process (all threads), seconds.
-enum ProcessCPUClock {
-    static func now() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-    }
-}
-
 /// The status line: "25.0 fps, CPU 31%, vision 4.2 ms/frame, face tracked" or why there are no frames.
 enum StatusLine {
     static func text(previous: FrameLoopSnapshot, current: FrameLoopSnapshot, seconds: Double, cpuSeconds: Double,
                      now: Double, source: String) -> String {
         let frames = current.frames - previous.frames
         let cpu = seconds > 0 ? Int((100 * cpuSeconds / seconds).rounded()) : 0
+        if let g = current.governor, g.mode == .paused {
+            return "paused (\(g.battery == .paused ? "battery critical" : "too hot")), camera off, CPU \(cpu)%"
+        }
+        if let problem = current.sourceProblem { return "no frames from \(source): \(problem), CPU \(cpu)%" }
         guard frames > 0, seconds > 0 else {
             guard let last = current.lastFrameAt else { return "waiting for the first frame from \(source), CPU \(cpu)%" }
             return "no frames from \(source) for \(Int(now - last)) s, CPU \(cpu)%"
@@ -147,6 +141,12 @@ enum StatusLine {
         var text = "\(EventJSON.number(rate, 1)) fps, CPU \(cpu)%, vision \(EventJSON.number(vision, 1)) ms/frame, \(current.face.rawValue)"
         let skipped = current.source.skipped - previous.source.skipped
         if skipped > 0 { text += ", \(skipped) \(skipped == 1 ? "frame" : "frames") skipped (too slow)" }
+        if let g = current.governor {
+            if g.mode == .idle { text += ", idle (no face) at \(EventJSON.number(g.targetRate, 1)) fps" }
+            if g.overBudget { text += ", over the CPU budget of \(EventJSON.number(g.budgetPercent, 1))%" }
+            if g.battery == .reduced { text += ", battery low" }
+            if g.thermal == .reduced { text += ", hot" }
+        }
         return text
     }
 }

@@ -8,6 +8,8 @@ import Musl
 public protocol LumaCamera: AnyObject {
     /// Fills `frame` with the newest picture; throws when the camera is gone or stalls.
     func next(into frame: inout LumaFrame, timeout: Double) throws(CameraError)
+    /// Frames captured, delivered and dropped since it started.
+    var counters: CameraCounters { get }
 }
 
 extension CameraCapture: LumaCamera {}
@@ -80,6 +82,12 @@ public struct CameraKeeper<Camera: LumaCamera> {
             fail(error)
             return nil
         }
+    }
+
+    /// Closes the camera on purpose (to save power): no failure, and the next `current()` opens it at once.
+    public mutating func close() {
+        camera = nil
+        state = .idle
     }
 
     /// Records a failure of the camera (or of opening it): closes it and schedules the next try.
