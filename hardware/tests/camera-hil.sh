@@ -155,5 +155,42 @@ else
 fi
 echo "  [unplug took $(since $s)s]"
 
+# --- 8. `nodwire run` on the camera, the camera unplugged while it runs. vimc is bound again first (the
+# device nodes come back with new udev records). The appliance must keep going: report camera_lost on the
+# event stream and in the log, keep trying (its status line says why there are no frames), and still stop
+# cleanly on SIGTERM. (Getting the camera back needs udev: without it libcamera 0.0.3 never re-lists a
+# camera, see hardware/README.md.)
+s=$(now)
+echo vimc.0 > /sys/bus/platform/drivers/vimc/bind || bad "cannot bind vimc again"
+for i in 1 2 3 4 5 6 7 8 9 10; do ls /dev/media* >/dev/null 2>&1 && break; sleep 0.5; done
+for d in /sys/bus/media/devices/* /sys/class/video4linux/*; do
+  [ -e "$d/dev" ] && printf 'I:1\n' > "/run/udev/data/c$(cat "$d/dev")"
+done
+printf '[logging]\nlevel = "debug"\n[budget]\nactive_rate = 10\n' > "$T/run.toml"
+"$NW" run --camera 0 --config "$T/run.toml" --status-interval 1 > "$T/run.out" 2> "$T/run.err" & pid=$!
+if wait_for "$T/run.err" "receiving frames from camera 0" 90; then
+  ok "run: $(grep -o 'receiving frames from camera 0.*' "$T/run.err")"
+  wait_for "$T/run.err" "status: [0-9.]* fps" 10 && ok "run: status line: $(grep -o 'status: [0-9.]* fps.*' "$T/run.err" | tail -1)" \
+    || bad "run: no status line with a rate: $(tail -5 "$T/run.err")"
+  tu=$(now); echo vimc.0 > /sys/bus/platform/drivers/vimc/unbind || bad "cannot unbind vimc"
+  if wait_for "$T/run.out" '"type":"camera_lost"' 15; then
+    ok "run: camera_lost on the event stream $(since $tu)s after the unplug: $(grep '"camera_lost"' "$T/run.out")"
+  else
+    bad "run: no camera_lost event: $(cat "$T/run.out" | tail -3) / $(tail -5 "$T/run.err")"
+  fi
+  grep -q "error   no frames from camera 0: camera 0: platform/vimc.0 Sensor B was disconnected while in use.*; trying again in" "$T/run.err" \
+    && ok "run: the log says the camera is gone and that it tries again" || bad "run: log: $(tail -5 "$T/run.err")"
+  sleep 4
+  kill -0 $pid 2>/dev/null && ok "run: still running 4 s after the unplug" || bad "run: ended after the unplug: $(tail -5 "$T/run.err")"
+  grep -q "status: no frames from camera 0: " "$T/run.err" && ok "run: status says why: $(grep -o 'status: no frames from camera 0: .*' "$T/run.err" | tail -1)" \
+    || bad "run: no status line about the missing frames: $(tail -5 "$T/run.err")"
+  tk=$(now); kill -TERM $pid; wait $pid; rc=$?
+  check "run: SIGTERM while the camera is away: exit status" 0 $rc
+  echo "  [run stopped $(since $tk)s after SIGTERM]"
+else
+  bad "run never received frames: $(tail -20 "$T/run.err")"; kill $pid
+fi
+echo "  [run took $(since $s)s]"
+
 echo "camera-hil: $pass passed, $fail failed in $(since $T0)s"
 [ $fail = 0 ]

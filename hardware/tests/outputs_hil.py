@@ -13,6 +13,7 @@ every 1-2 ms, on the guest's monotonic clock):
   4. SIGKILL: measured (the kernel releases the line; gpio-sim then shows its pull).
   5. `gpio test`: each output pulsed in turn for --pulse-ms, named on stderr; SIGINT mid-pulse -> safe.
   6. two outputs naming one physical line (by name and by offset): refused, exit 78.
+  7. `nodwire run` (the appliance) on the clip drives the same lines; SIGTERM mid-hold: safe, exit 0.
 Prints PASS/FAIL per check; exit 1 on any FAIL, 2 when it cannot run.
 Env: HIL_TOL_MS (base timing tolerance, default 20), NODWIRE_BIN (default <repo>/.build-hil/debug/nodwire), NODWIRE_CLIP (default: unpack the fixture).
 """
@@ -379,6 +380,29 @@ max_hold_ms = 600000
     check("same line by name and by offset: exit 78", d.rc == 78, f"rc={d.rc}")
     check("same line: message names both outputs", '"a"' in d.stderr and '"b"' in d.stderr and "same line" in d.stderr, d.stderr.strip())
     check("same line: nothing moved, nothing held", not d.edges and unused(chip, [SPARE]))
+
+    # --- 7. the appliance: `nodwire run` on the clip (played at its rate as if it were the camera) drives the
+    # same lines; SIGTERM while 'down' is held: the hold ends (look_stop, reason stopping) and every line
+    # is back at its safe value while nodwire still holds it; exit 0 (a graceful stop of a service).
+    pull(DOWN, "pull-down")   # active-low: safe is high; a bare release would read 0 (the pull)
+    stop_in_hold = lambda run, t: any(v == 0 for _, v in run.line_edges(DOWN)[1:]) and t - [te for te, v in run.line_edges(DOWN)[1:] if v == 0][0] > 0.2
+    a = Run(sysfs, ["run", "--source", clip, "--config", main_cfg], "run", stop_when=stop_in_hold)
+    check("run: SIGTERM during the hold: exit status 0", a.rc == 0, f"rc={a.rc} {a.stderr.strip()[-300:]}")
+    check("run: told where its outputs are", f"outputs: right = {chip}" in a.stderr, a.stderr[:400])
+    rp = [(st, w) for st, w in a.pulses(RIGHT)]
+    ls = next((e for e in a.lines if e.get("type") == "look_start" and e.get("direction") == "right"), None)
+    check("run: look right gives one pulse on 'right'", len(rp) == 1 and ls is not None and 114 <= ls["frame"] <= 145, f"{rp} {ls}")
+    if len(rp) == 1:
+        check(f"run: pulse length 300 ms +-{TOL * 1000:.0f} ms", abs(rp[0][1] - 0.3) <= TOL, f"measured {rp[0][1] * 1000:.1f} ms")
+    stops = [e for e in a.lines if e.get("type") == "look_stop" and e.get("direction") == "down"]
+    check("run: the stream ends the hold because it stops", bool(stops) and stops[-1].get("reason") == "stopping", f"{stops}")
+    after = [(t, v) for t, v in a.line_edges(DOWN) if a.t_signal and t >= a.t_signal]
+    high = [t for t, v in after if v == 1]
+    if check("run: 'down' back to its safe level (high) after SIGTERM, while nodwire still held it",
+             bool(high) and high[0] < a.t_exit, f"edges after the signal {[(round(t - a.t_signal, 3), v) for t, v in after]}, "
+             f"exit {a.t_exit - (a.t_signal or 0):.3f}s after it"):
+        print(f"  measured: run: safe {1000 * (high[0] - a.t_signal):.1f} ms after SIGTERM, released {1000 * (a.t_exit - high[0]):.1f} ms later", flush=True)
+    check("run: every line released at exit", unused(chip, [RIGHT, DOWN, STATUS, UP]))
 
     write(f"{CFG}/live", "0")
     print(f"outputs-hil: {passed} passed, {failed} failed in {time.monotonic() - T0:.1f}s", flush=True)

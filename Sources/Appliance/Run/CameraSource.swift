@@ -71,7 +71,7 @@ final class CameraSource<Camera: LumaCamera>: LiveFrameSource, @unchecked Sendab
     /// Why there are no frames, and when the next try is.
     private var outage: String {
         guard case let .waiting(failures, _, error) = keeper.state else { return "\(name): no frames" }
-        let retry = keeper.retryIn.map { " (try \(failures + 1) in \(EventJSON.number($0, 1)) s)" } ?? ""
+        let retry = keeper.retryIn.map { "; trying again in \(EventJSON.number($0, 1)) s (try \(failures + 1))" } ?? ""
         return "\(error)\(retry)"
     }
 

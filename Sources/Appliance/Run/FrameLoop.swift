@@ -220,7 +220,7 @@ final class FrameLoop: @unchecked Sendable {
 
     /// The camera went away: say so, close what is open, every output to safe (fault) until it is back.
     private func sourceLost(_ why: String, at frame: LumaFrame) throws(RunError) {
-        logger.error("no frames from \(source.name): \(why); trying again")
+        logger.error("no frames from \(source.name): \(why)")
         publishLine(EventJSON.line("camera_lost", frame: frame.index, time: frame.time, reason: why))
         try restartEngine(at: frame, reason: "camera_lost")
         outputs?.fault()
