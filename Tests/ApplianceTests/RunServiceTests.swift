@@ -191,6 +191,31 @@ final class RunServiceTests: XCTestCase {
         XCTAssertTrue(run.stdoutLines.last?.contains(#""reason":"stopping""#) ?? false)
     }
 
+    /// As a service (--wait-for-camera), a missing camera is waited for: the service is ready, says why
+    /// it has no frames, keeps the watchdog fed, and stops cleanly. This machine has no camera at all.
+    func testAServiceWaitsForAMissingCameraAndSaysWhy() throws {
+        let notify = try NotifyListener(abstract: true)
+        let configPath = temp("wait.toml")
+        try "[logging]\nlevel = \"debug\"\n".write(toFile: configPath, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: configPath) }
+        let run = try RunningNodwire(["run", "--wait-for-camera", "--config", configPath, "--status-interval", "0.3"],
+                                     environment: ["NOTIFY_SOCKET": notify.name, "WATCHDOG_USEC": "400000"])
+        defer { if run.process.isRunning { run.process.terminate() } }
+        var messages: [String] = []
+        let deadline = MonotonicClock.now() + 20
+        while !(messages.contains("READY=1") && messages.contains { $0.hasPrefix("STATUS=no frames from camera 0: ") }
+                && messages.filter({ $0 == "WATCHDOG=1" }).count >= 2) {
+            guard MonotonicClock.now() < deadline else { XCTFail("\(messages)\n\(run.stderr)"); break }
+            if let m = notify.receive(timeout: 0.2) { messages.append(m) }
+        }
+        try run.waitForStdout(#""type":"camera_lost""#)
+        XCTAssertTrue(run.stdout.contains("libcamera"), run.stdout)
+        XCTAssertTrue(run.stderr.contains("no camera yet, waiting for it: "), run.stderr)
+        XCTAssertTrue(run.process.isRunning)
+        run.signal(SIGTERM)
+        XCTAssertEqual(run.finish(), 0, run.stderr)
+    }
+
     func testRefusalsHaveTheirExitCodesAndNeverSayReady() throws {
         let badConfig = temp("bad.toml")
         try "[logging]\nlevel = \"loud\"\n".write(toFile: badConfig, atomically: true, encoding: .utf8)
@@ -207,6 +232,7 @@ final class RunServiceTests: XCTestCase {
             (["run", "--source", Self.clip, "--config", badConfig], 78, "\(badConfig):2: logging.level = \"loud\" is not allowed"),
             (["run"], 69, "libcamera"),   // this machine has no camera (the VM test has one: hardware/tests/camera-hil.sh)
             (["run", "--camera", "0", "--source", Self.clip], 64, "--camera and --source exclude each other"),
+            (["run", "--wait-for-camera", "--source", Self.clip], 64, "--wait-for-camera is for the camera"),
             (["run", "--source", "/nonexistent.y4m"], 66, "/nonexistent.y4m: cannot open the file"),
             (["run", "--source", Self.clip, "--config", noDir], 73, "/nonexistent-dir/events.sock: cannot serve events on this socket"),
             (["run", "--source", truncated], 65, "frame 3 is truncated"),

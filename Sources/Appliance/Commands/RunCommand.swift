@@ -40,6 +40,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "The camera: its number in `nodwire cameras` or its id (instead of camera.id in the config).")
     var camera: String?
 
+    @Flag(help: ArgumentHelp("Keep trying when the camera is missing or busy at start, instead of exiting (for a service).",
+                             discussion: "The service is then ready at once: every output safe, the status LED showing its fault pattern, and the status line saying why there are no frames, until the camera is there."))
+    var waitForCamera = false
+
     enum Driver: String, ExpressibleByArgument, CaseIterable { case real, dryRun = "dry-run" }
 
     @Option(help: "The config's [[outputs]]: real (GPIO lines) or dry-run (no line is opened; changes are logged).")
@@ -52,6 +56,7 @@ struct RunCommand: AsyncParsableCommand {
         guard statusInterval >= 0.1, statusInterval <= 3600 else { throw ValidationError("--status-interval must be from 0.1 to 3600 seconds") }
         if loop && sourceFile == nil { throw ValidationError("--loop needs --source FILE.y4m") }
         if camera != nil && sourceFile != nil { throw ValidationError("--camera and --source exclude each other: frames come from one of them") }
+        if waitForCamera && sourceFile != nil { throw ValidationError("--wait-for-camera is for the camera, not a --source recording") }
     }
 
     func run() async throws {
@@ -65,7 +70,7 @@ struct RunCommand: AsyncParsableCommand {
         let logger = logControl.logger("nodwire")
         do {
             try await Self.serve(settings: settings, configPath: config, source: makeSource(settings), gpio: gpio,
-                                 statusInterval: statusInterval, logControl: logControl, logger: logger)
+                                 waitForSource: waitForCamera, statusInterval: statusInterval, logControl: logControl, logger: logger)
         } catch let error as RunError {
             throw error.failure
         }
@@ -78,14 +83,18 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     static func serve(settings: NodwireConfig, configPath: String?, source: any LiveFrameSource, gpio: Driver = .real,
-                      statusInterval: Double, logControl: LogControl, logger: Logger) async throws {
+                      waitForSource: Bool = false, statusInterval: Double, logControl: LogControl, logger: Logger) async throws {
         // Everything that can be refused is opened before the group starts, so it fails with a clear
         // message and its own exit code, and systemd never hears READY=1. The model comes first (the
         // slowest to fail), the outputs last: once requested they are released on every way out.
         let processor: FaceProcessor
         do { processor = try ConfigReload.processor(settings.vision) } catch { throw Failure(message: "\(error)", exitCode: 72) }
         let notifier = try SystemdNotifier()
-        try source.open()
+        do throws(RunError) { try source.open() } catch {
+            guard waitForSource else { throw error }
+            // The loop reports it (camera_lost, status, fault LED) and the source keeps trying.
+            logger.warning("no camera yet, waiting for it: \(error)")
+        }
         let outputs = try makeOutputs(settings, gpio: gpio, logger: logger)
         let server: EventSocketServer?
         do {

@@ -99,6 +99,7 @@ final class FrameLoop: @unchecked Sendable {
         }
         var lastPing = -Double.infinity
         var sourceDown: String?
+        var ready = false
         while !stopped.isRaised {
             let step = try source.nextNewest(into: &frame)
             let now = MonotonicClock.now()
@@ -109,6 +110,12 @@ final class FrameLoop: @unchecked Sendable {
                 if sourceDown == nil { try sourceLost(why, at: frame) } else if why != sourceDown { logger.info("still no frames: \(why)") }
                 sourceDown = why
                 lock.withLock { snapshot.sourceProblem = why }
+                if !ready {
+                    // Waiting for a camera at start (--wait-for-camera): the service is up, its outputs
+                    // safe, its status saying why; systemd must not count that as a failed start.
+                    ready = true
+                    notifier.ready()
+                }
                 ping(now, &lastPing)
                 continue
             case .frame:
@@ -161,7 +168,8 @@ final class FrameLoop: @unchecked Sendable {
             }
             if first {
                 logger.info("receiving frames from \(source.name): \(source.details)")
-                notifier.ready()
+                if !ready { notifier.ready() }
+                ready = true
             }
             ping(now, &lastPing)
         }
