@@ -5,6 +5,9 @@
 # Env: NODWIRE_VM (VM work dir, default /tmp/nodwire-vm), SKIP_APT=1, HIL_SCRATCH (default .build-hil),
 #      SKIP_BUILD=1 with NODWIRE_BIN (+ optional NODWIRE_XCTEST) to test binaries built elsewhere,
 #      VM_TIMEOUT (default 600 s),
+#      GPIOD2=0 skips the libgpiod v2 suite (default: on, except with SKIP_BUILD=1): after the other suites,
+#      scripts/gpiod-v2.sh --swift builds libgpiod 2.x from PyPI's `gpiod` source package (a static library) and
+#      the package against it in .build-gpiod2/swift, checks the binaries use it, and gpio-hil.sh runs them in the VM.
 #      HIL_V2=1 also builds in the Debian 13 chroot (libgpiod 2.x, libcamera 0.4, /work/shared/trixie; TRIXIE_RUN
 #      overrides its run.sh) and runs those GPIO and camera XCTests in the VM.
 set -uo pipefail
@@ -34,21 +37,45 @@ NODWIRE_BIN=$(realpath "$NODWIRE_BIN")
 [ -z "${NODWIRE_XCTEST:-}" ] || NODWIRE_XCTEST=$(realpath "$NODWIRE_XCTEST")
 T2=$(t)
 # Each suite boots its own guest; all run even when one fails, so a red CI shows every failure at once.
-rc=0
-vm_suite() { # NAME SCRIPT
+rc=0; failed=
+vm_suite() { # NAME SCRIPT [BIN XCTEST [EXTRA_ENV]]
   local t0 r; t0=$(t)
   VM_TIMEOUT=${VM_TIMEOUT:-600} "$REPO/hardware/vm/vmrun.sh" \
-    "NODWIRE_BIN='$NODWIRE_BIN' NODWIRE_XCTEST='${NODWIRE_XCTEST:-}' sh '$REPO/hardware/tests/$2'"
+    "${5:-} NODWIRE_BIN='${3:-$NODWIRE_BIN}' NODWIRE_XCTEST='${4:-${NODWIRE_XCTEST:-}}' sh '$REPO/hardware/tests/$2'"
   r=$?
   echo "ci-hil: $1 rc=$r ($(dt $t0 $(t))s)"
-  [ $r = 0 ] || rc=$r
+  [ $r = 0 ] || { rc=$r; failed="$failed, $1"; }
 }
 vm_suite "GPIO" gpio-hil.sh
 vm_suite "camera" camera-hil.sh
 vm_suite "gestures -> outputs (replay into gpio-sim lines, signals, gpio test)" outputs-hil.sh
-# service-hil.sh (the unit under a real systemd in the guest) passed on its branch but failed once after the
-# merge (gpio set inside the sandbox); it is run by hand until that is understood: see hardware/README.md.
-# vm_suite "systemd unit and installer (GPIO + camera in its sandbox)" service-hil.sh
+# The installed unit under a real systemd in the guest: its sandbox, install/uninstall, the watchdog, and
+# the real `nodwire run` on the camera with a status LED line. (Its one flake was a fixed 0.8 s wait for
+# `gpio set` to start; it now waits for the line to be held.) ~350 s on TCG: a longer guest timeout.
+VM_TIMEOUT=${VM_TIMEOUT:-900} vm_suite "systemd unit, installer and nodwire run under it (GPIO + camera in its sandbox)" service-hil.sh
+# libgpiod v2 on this Debian 12 host: built from PyPI's gpiod source package, linked statically (the log says
+# which version and that the binaries use it); then the same GPIO suite against it. A failed download or build
+# is a failure. The library is rebuilt only when its source package changes; the swift build is incremental.
+T4=$(t); T5=$T4
+if [ "${GPIOD2:-$([ -n "${SKIP_BUILD:-}" ] && echo 0 || echo 1)}" != 0 ]; then
+  mkdir -p "$REPO/.build-gpiod2"
+  "$REPO/scripts/gpiod-v2.sh" --swift > "$REPO/.build-gpiod2/ci-hil.log" 2>&1; grc=$?
+  cat "$REPO/.build-gpiod2/ci-hil.log"
+  T5=$(t)
+  V2_BIN=$(sed -n 's/^NODWIRE_BIN=//p' "$REPO/.build-gpiod2/ci-hil.log")
+  V2_XCTEST=$(sed -n 's/^NODWIRE_XCTEST=//p' "$REPO/.build-gpiod2/ci-hil.log")
+  V2_VER=$(cat "$REPO/.build-gpiod2/prefix/VERSION" 2>/dev/null)
+  if [ $grc = 0 ] && [ -x "$V2_BIN" ] && [ -e "$V2_XCTEST" ] && [ -n "$V2_VER" ]; then
+    echo "ci-hil: libgpiod v2 $V2_VER build ($(dt $T4 $T5)s): $V2_BIN"
+    vm_suite "GPIO, libgpiod v2 $V2_VER (static, PyPI gpiod source)" gpio-hil.sh "$V2_BIN" "$V2_XCTEST" \
+      "NODWIRE_EXPECT_LIBGPIOD='v2 ($V2_VER)'"
+  else
+    echo "ci-hil: FAILED: libgpiod v2 build (scripts/gpiod-v2.sh --swift, rc=$grc; log: $REPO/.build-gpiod2/ci-hil.log)" >&2
+    rc=1; failed="$failed, libgpiod v2 build"
+  fi
+else
+  echo "ci-hil: NOTE: libgpiod v2 suite not run (GPIOD2=0, or SKIP_BUILD=1 without GPIOD2=1)"
+fi
 if [ -n "${HIL_V2:-}" ] && [ $rc = 0 ]; then
   TR=${TRIXIE_RUN:-/work/shared/trixie/run.sh}
   [ -x "$TR" ] || fail "HIL_V2: $TR not found"
@@ -60,6 +87,7 @@ if [ -n "${HIL_V2:-}" ] && [ $rc = 0 ]; then
   crc=$?; [ $rc = 0 ] && rc=$crc
 fi
 T3=$(t)
-echo "ci-hil: setup $(dt $T0 $T1)s, host build $(dt $T1 $T2)s, VM tests $(dt $T2 $T3)s, total $(dt $T0 $T3)s; rc=$rc"
-[ $rc = 0 ] || fail "VM tests (rc=$rc)"
+echo "ci-hil: setup $(dt $T0 $T1)s, host build $(dt $T1 $T2)s, libgpiod v2 build $(dt $T4 $T5)s," \
+  "VM tests $(dt $T5 "$T3 + $T4 - $T2")s, total $(dt $T0 $T3)s; rc=$rc"
+[ $rc = 0 ] || fail "VM tests (rc=$rc${failed:+; failed: ${failed#, }})"
 echo "ci-hil: OK"

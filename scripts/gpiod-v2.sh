@@ -50,7 +50,8 @@ for t in gcc ar nm tar sha256sum; do need $t "apt-get install build-essential"; 
 mkdir -p "$D" "$PREFIX/lib" "$PREFIX/include"
 D=$(cd "$D" && pwd); PREFIX=$D/prefix
 STAMP=$PREFIX/SOURCE
-WANT="gpiod==$PYV sha256=${SHA:-unchecked}"
+RECIPE=1   # bump when the compile recipe below changes, so an existing library is rebuilt
+WANT="gpiod==$PYV sha256=${SHA:-unchecked} recipe=$RECIPE"
 
 # ---------------------------------------------------------------- 1. the static library
 if [ -s "$PREFIX/lib/libgpiod.a" ] && [ -s "$PREFIX/include/gpiod.h" ] && [ -s "$PREFIX/VERSION" ] \
@@ -93,12 +94,13 @@ else
   if grep -q GPIOD_LINE_BULK_MAX_LINES "$SRC/include/gpiod.h"; then die "$SRC/include/gpiod.h is the v1 API"; fi
 
   # Only the C library: lib/*.c. gpiod/ext/*.c (the Python extension) is left alone. Flags as the package's
-  # own setup.py uses for its bundled build (-D_GNU_SOURCE, the version string, include + lib on the path).
+  # own setup.py uses for its bundled build (-D_GNU_SOURCE, the version string: GPIOD_VERSION_STR up to libgpiod
+# 2.2, GPIOD_API_VERSION_STR from 2.3; include + lib on the path).
   OBJ=$D/obj; rm -rf "$OBJ"; mkdir -p "$OBJ"
   shopt -s nullglob; CFILES=("$SRC"/lib/*.c); shopt -u nullglob
   say "compiling libgpiod $LV: ${#CFILES[@]} files from $SRC/lib"
   for c in "${CFILES[@]}"; do
-    gcc -std=gnu11 -O2 -g -fPIC -Wall -Wextra -D_GNU_SOURCE "-DGPIOD_VERSION_STR=\"$LV\"" \
+    gcc -std=gnu11 -O2 -g -fPIC -Wall -Wextra -D_GNU_SOURCE "-DGPIOD_VERSION_STR=\"$LV\"" "-DGPIOD_API_VERSION_STR=\"$LV\"" \
         -I"$SRC/include" -I"$SRC/lib" -c "$c" -o "$OBJ/$(basename "${c%.c}").o" || die "gcc $c"
   done
   rm -f "$PREFIX/lib/libgpiod.a.part"
@@ -140,14 +142,24 @@ need swift "Swift toolchain not on PATH"
 mkdir -p "$SCRATCH"; SCRATCH=$(cd "$SCRATCH" && pwd)
 BIN=$SCRATCH/debug/nodwire
 XCT=$SCRATCH/debug/NodwirePackageTests.xctest
-# SwiftPM does not track libraries found through -L: relink when the archive is newer than the binaries.
-for f in "$BIN" "$XCT"; do
-  if [ -e "$f" ] && [ "$PREFIX/lib/libgpiod.a" -nt "$f" ]; then say "libgpiod.a is newer than $f: relinking"; rm -f "$f"; fi
+# SwiftPM does not track libraries found through -L: relink when the archive is not the one last linked.
+LINKED=$SCRATCH/libgpiod-linked
+ARCHIVE_ID="$PREFIX/lib/libgpiod.a $(sha256sum < "$PREFIX/lib/libgpiod.a" | cut -d' ' -f1)"
+if [ "$(cat "$LINKED" 2>/dev/null)" != "$ARCHIVE_ID" ]; then rm -f "$BIN" "$XCT" "$LINKED"; fi
+# -I and -L come before the system paths, so <gpiod.h> and -lgpiod resolve to the v2 header and archive.
+# Except that SwiftPM puts the flags of pkg-config packages first on the link line, and libcamera.pc says
+# -L/usr/lib/x86_64-linux-gnu: ld would find the system's v1 libgpiod.so there before our -L. So SwiftPM gets
+# copies of libcamera's .pc files without that -L (a directory the linker searches anyway).
+need pkg-config "apt-get install pkg-config"
+PC=$D/pkgconfig; mkdir -p "$PC"
+for p in libcamera $(pkg-config --print-requires libcamera | awk '{print $1}'); do
+  f=$(pkg-config --path "$p") || die "pkg-config cannot find $p (apt-get install libcamera-dev)"
+  sed -E 's/-L[$][{]libdir[}] ?//g' "$f" > "$PC/$p.pc.part" && mv "$PC/$p.pc.part" "$PC/$p.pc"
+  ! grep -E '^Libs' "$PC/$p.pc" | grep -q -- '-L' || die "$PC/$p.pc still puts a -L before ours: $(grep -E '^Libs' "$PC/$p.pc")"
 done
 T0=$(date +%s.%N)
 say "swift build --build-tests --scratch-path $SCRATCH against $PREFIX (log: $SCRATCH/build.log)"
-# -I and -L come before the system paths, so <gpiod.h> and -lgpiod resolve to the v2 header and archive.
-if ! (cd "$REPO" && swift build --build-tests --scratch-path "$SCRATCH" \
+if ! (cd "$REPO" && swift build --build-tests --scratch-path "$SCRATCH" --pkg-config-path "$PC" \
         -Xcc -I"$PREFIX/include" -Xlinker -L"$PREFIX/lib") > "$SCRATCH/build.log" 2>&1; then
   grep -E 'error:' "$SCRATCH/build.log" | sort -u | head -20 >&2
   tail -5 "$SCRATCH/build.log" >&2
@@ -156,6 +168,7 @@ fi
 say "swift build done in $(since "$T0") s"
 [ -x "$BIN" ] || die "$BIN not built"
 [ -x "$XCT" ] || die "$XCT not built"
+echo "$ARCHIVE_ID" > "$LINKED"
 
 # The checks: v2 inside, no libgpiod shared library, and the binary's own report.
 for f in "$BIN" "$XCT"; do

@@ -5,6 +5,7 @@
 # 2 when it cannot run at all (never a silent pass).
 #   NODWIRE_BIN      the nodwire binary (default: <repo>/.build-hil/debug/nodwire)
 #   NODWIRE_XCTEST   optional xctest bundle; its GPIOTests are run with NODWIRE_HW=1 at the end
+#   NODWIRE_EXPECT_LIBGPIOD  optional, e.g. "v2 (2.2.5)": the binary's `gpio list` must report "libgpiod <that>"
 # gpio-sim facts used here: sim_gpioK/value shows the level the consumer drives WHILE the line is
 # requested; once released, gpio-sim puts the line back to its pull (sim_gpioK/pull, default pull-down).
 set -u
@@ -41,7 +42,9 @@ echo 8 > "$CFG/bank0/num_lines"; echo $LABEL > "$CFG/bank0/label"
 i=0; for n in $NAMES; do mkdir "$CFG/bank0/line$i"; echo "$n" > "$CFG/bank0/line$i/name"; i=$((i + 1)); done
 echo 1 > "$CFG/live" || die "cannot bring the gpio-sim chip live"
 DEV=$(cat "$CFG/dev_name"); CHIP=$(cat "$CFG/bank0/chip_name"); SYS=/sys/devices/platform/$DEV/$CHIP
-echo "gpio-sim: $DEV/$CHIP label=$LABEL; $("$NW" gpio list 2>&1 | head -1)"
+LIB=$("$NW" gpio list 2>&1 | head -1)   # "libgpiod v1 (1.6.3)": the libgpiod this binary was built with
+echo "gpio-sim: $DEV/$CHIP label=$LABEL; $LIB"
+[ -z "${NODWIRE_EXPECT_LIBGPIOD:-}" ] || check "the binary's libgpiod" "libgpiod $NODWIRE_EXPECT_LIBGPIOD" "$LIB"
 
 # --- 1. list
 s=$(now)
@@ -153,5 +156,5 @@ if [ -n "${NODWIRE_XCTEST:-}" ]; then
 fi
 
 echo 0 > "$CFG/live"
-echo "gpio-hil: $pass passed, $fail failed in $(since $T0)s"
+echo "gpio-hil: $pass passed, $fail failed in $(since $T0)s ($LIB)"
 [ $fail = 0 ]

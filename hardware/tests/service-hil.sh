@@ -7,8 +7,8 @@
 #   2. systemd 252 boots as PID 1 of a new PID namespace with only a runner unit. The runner installs
 #      with deploy/install.sh as on a real machine (groupadd gpio, useradd nodwire, files, daemon-reload,
 #      enable, restart waiting for READY=1), runs it again (idempotent), and at the end
-#      deploy/uninstall.sh --purge. A drop-in replaces only ExecStart by a probe (`nodwire run` is not
-#      tested here); everything else is the unit as installed. The probe checks, inside the sandbox:
+#      deploy/uninstall.sh --purge. A drop-in first replaces only ExecStart by a probe; everything else is
+#      the unit as installed. Last, the real `nodwire run` under the unit (only its log files differ). The probe checks, inside the sandbox:
 #      user, groups, capabilities, read-only filesystem, hidden /home, private /tmp, the device
 #      allow-list, a GPIO line driven by the real `nodwire gpio set`, libcamera's `cam` capturing from vimc.
 #   3. The runner checks RuntimeDirectory, READY/STATUS, the watchdog (a probe that stops pinging is
@@ -72,8 +72,9 @@ chk "private /tmp" 'touch /tmp/probe && [ ! -e /tmp/host-tmp-marker ]'
 chk "/sys readable (libcamera enumerates there)" 'cat /sys/class/video4linux/video0/name'
 chk "DevicePolicy refuses /dev/ttyS1 (mode 666)" '! sh -c ": < /dev/ttyS1"'
 chk "/dev/null usable" 'echo x > /dev/null'
-/usr/local/bin/nodwire gpio set --chip nodwire-svc --line GPIO27 --value 1 --hold 1.5 2>/run/nodwire/gpio.err &
-pid=\$!; sleep 0.8
+/usr/local/bin/nodwire gpio set --chip nodwire-svc --line GPIO27 --value 1 --hold 3 2>/run/nodwire/gpio.err &
+# Its start under TCG can take longer than a second on a loaded host: wait until it says it holds the line.
+pid=\$!; i=0; until grep -q holding /run/nodwire/gpio.err || [ \$i -ge 200 ]; do sleep 0.1; i=\$((i + 1)); done
 chk "nodwire gpio set drives GPIO27 (seen in gpio-sim)" '[ "\$(cat $SIM/sim_gpio1/value)" = 1 ]'
 wait \$pid; rc=\$?
 chk "nodwire gpio set exits 0 (rc=\$rc: \$(cat /run/nodwire/gpio.err | tr '\n' ' '))" '[ \$rc = 0 ]'
@@ -146,6 +147,35 @@ if [ "$(prop ActiveState)" = failed ] && [ "$(prop NRestarts)" = 0 ] && [ "$(pro
   ok "exit 78 (refused config): failed, not restarted"
 else bad "exit 78: state $(prop ActiveState) NRestarts=$(prop NRestarts) status $(prop ExecMainStatus)"; fi
 
+# The real `nodwire run` under the installed unit and its sandbox: the vimc camera, a status LED on GPIO17
+# (gpio-sim line 0). Only the log destinations differ from the installed unit (no journald here).
+rm -r /run/systemd/system/nodwire.service.d
+mkdir -p /run/systemd/system/nodwire.service.d
+printf '[Service]\nStandardOutput=append:/run/run.out\nStandardError=append:/run/run.err\n' > /run/systemd/system/nodwire.service.d/log.conf
+systemctl daemon-reload
+printf '\n[[outputs]]\nname = "led"\nchip = "nodwire-svc"\nline = "GPIO17"\n\n[status_led]\noutput = "led"\nsearching = [200, 200]\n' >> /etc/nodwire/nodwire.toml
+systemctl reset-failed nodwire.service 2>/dev/null
+t0=$(date +%s)
+if timeout 150 systemctl start nodwire.service; then
+  ok "nodwire run: started, READY=1 $(( $(date +%s) - t0 )) s after the start (first camera frame): $(grep -o 'receiving frames.*' /run/run.err)"
+else
+  bad "nodwire run did not start: $(prop ActiveState)/$(prop SubState) status $(prop ExecMainStatus): $(tail -8 /run/run.err)"
+fi
+pid1=$(prop MainPID)
+seen=""; i=0; while [ $i -lt 40 ]; do seen="$seen$(cat "$SIM/sim_gpio0/value")"; sleep 0.1; i=$((i + 1)); done
+case "$seen" in *0*1*|*1*0*) ok "nodwire run: the status LED blinks its 'searching' pattern on GPIO17 (vimc shows no face)";;
+  *) bad "nodwire run: status LED samples $seen";; esac
+sleep 8   # past WatchdogSec=10s since the start
+case "$(prop StatusText)" in *" fps, CPU "*", no face"*) ok "nodwire run: STATUS= '$(prop StatusText)'";; *) bad "nodwire run: StatusText '$(prop StatusText)'";; esac
+[ "$(prop NRestarts)" = 0 ] && [ "$(prop MainPID)" = "$pid1" ] && [ "$(prop ActiveState)" = active ] \
+  && ok "nodwire run: its frame loop keeps the watchdog fed (no restart after $(( $(date +%s) - t0 )) s)" \
+  || bad "nodwire run: NRestarts=$(prop NRestarts) MainPID $pid1 -> $(prop MainPID) $(prop ActiveState)"
+systemctl stop nodwire.service
+[ "$(prop ExecMainStatus)" = 0 ] && ok "nodwire run: stopped with exit status 0" || bad "nodwire run: exit status $(prop ExecMainStatus): $(tail -5 /run/run.err)"
+grep -q '"reason":"stopping"' /run/run.out 2>/dev/null || grep -q 'frame loop ended' /run/run.err \
+  && ok "nodwire run: stopped gracefully ($(grep -o 'frame loop ended.*' /run/run.err))" || bad "nodwire run: no graceful end: $(tail -5 /run/run.err)"
+gpioinfo nodwire-svc | grep '"GPIO17"' | grep -q unused && ok "nodwire run: GPIO17 released" || bad "nodwire run: $(gpioinfo nodwire-svc | grep GPIO17)"
+
 if "$REPO/deploy/uninstall.sh" --purge > /run/uninstall.log 2>&1; then ok "uninstall.sh --purge"; else bad "uninstall: $(tail -5 /run/uninstall.log)"; fi
 left=$(ls -d /usr/local/bin/nodwire /usr/local/share/nodwire /etc/nodwire /etc/systemd/system/nodwire.service \
   /etc/udev/rules.d/60-nodwire.rules /etc/systemd/system/multi-user.target.wants/nodwire.service 2>/dev/null)
@@ -161,7 +191,7 @@ cat > /run/systemd/system/nodwire-runner.service <<EOF
 DefaultDependencies=no
 [Service]
 Type=oneshot
-Environment=REPO=$REPO NW=$NW CHIPDEV=$CHIPDEV
+Environment=REPO=$REPO NW=$NW CHIPDEV=$CHIPDEV SIM=$SIM
 TimeoutStartSec=infinity
 ExecStart=/bin/sh /run/runner.sh
 StandardOutput=append:/run/runner.out

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Nodwire HIL VM, one-time setup on a Debian 12 (bookworm) x86_64 host (root, apt only).
-#  1. apt: qemu, static busybox, kernel headers + source matching linux-image-amd64, gpiod tools, libcamera.
+#  1. apt: qemu, static busybox, kernel headers + source matching linux-image-amd64, gpiod tools, libcamera,
+#     python3-pip (scripts/gpiod-v2.sh downloads libgpiod v2's sources from PyPI for ci-hil.sh).
 #  2. extracts Debian's linux-image .deb into the work dir (the host's own kernel is NOT touched).
 #  3. builds gpio-sim.ko (with a private irq_sim) and vimc.ko out of tree: Debian 12's kernel ships
 #     neither (CONFIG_GPIO_SIM / CONFIG_VIDEO_VIMC unset).
@@ -30,10 +31,10 @@ if [ -z "${SKIP_APT:-}" ]; then
   step "apt-get install"
   apt-get install -y -qq -o DPkg::Lock::Timeout=600 --no-install-recommends \
     qemu-system-x86 busybox-static cpio xz-utils bc make gcc pkg-config \
-    "linux-headers-$KVER" linux-source-6.1 gpiod libgpiod-dev libcamera-dev libcamera-ipa > "$W/apt.log" 2>&1 \
+    "linux-headers-$KVER" linux-source-6.1 gpiod libgpiod-dev libcamera-dev libcamera-ipa libcamera-tools systemd python3-pip > "$W/apt.log" 2>&1 \
     || { tail -20 "$W/apt.log" >&2; die "apt-get install failed (log: $W/apt.log)"; }
 fi
-for t in qemu-system-x86_64 cpio xz make gcc; do command -v $t >/dev/null || die "$t missing (run without SKIP_APT)"; done
+for t in qemu-system-x86_64 cpio xz make gcc cam; do command -v $t >/dev/null || die "$t missing (run without SKIP_APT)"; done
 [ -x /bin/busybox ] && /bin/busybox --list | grep -x modprobe >/dev/null || die "/bin/busybox (busybox-static) missing"
 [ -d "/usr/src/linux-headers-$KVER" ] || die "linux-headers-$KVER not installed"
 [ -f /usr/src/linux-source-6.1.tar.xz ] || die "linux-source-6.1 not installed"
