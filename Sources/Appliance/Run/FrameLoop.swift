@@ -125,6 +125,7 @@ final class FrameLoop: @unchecked Sendable {
                 }
                 if sourceDown != nil {
                     sourceDown = nil
+                    lock.withLock { snapshot.sourceProblem = nil }
                     try sourceBack(at: frame)
                 }
             }
@@ -162,7 +163,6 @@ final class FrameLoop: @unchecked Sendable {
                 snapshot.lastFrameAt = now
                 snapshot.face = !engine.state.facePresent ? .none : engine.state.calibrating ? .calibrating : .tracked
                 snapshot.source = source.counters
-                snapshot.sourceProblem = nil
                 snapshot.governor = governed.status
                 return snapshot.frames == 1
             }
