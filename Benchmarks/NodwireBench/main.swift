@@ -5,6 +5,7 @@
 //   baseline — dlib's detector on every whole frame, plus the same landmark fit on its box
 // Prints CPU ms a frame (median, p99, max), the ratio, the cost of a search from nothing, and heap
 // allocations per tracked frame (counted by malloc-interposer, which this executable links).
+// NODWIRE_BENCH_SLICES=1 also prints each search slice: its modelled cost (SearchPlan.cost) and measured ms.
 // `NodwireBench --budget [PERCENT] [SECONDS]`: the governor holding a CPU budget (BudgetBench.swift).
 import MallocInterposerSwift
 import Foundation
@@ -105,11 +106,30 @@ func run(_ name: String, _ frames: [LumaFrame], settings: VisionSettings) {
         if let best = found.max(by: { $0.box.area < $1.box.area }) { _ = fitter.fit(frame, box: best.box) }
         baseline.add((ThreadCPUClock.now() - start) * 1000)
     }
+    // Searching in steady state: the tracker forgets the face before each of the first 240 frames, so every
+    // frame runs the plan's next slice (the first search above also pays dlib's first-call set-up).
+    var slices = CostSummary()
+    let plan = SearchPlan.slices(width: frames[0].width, height: frames[0].height, settings: settings)
+    if let searcher = try? FaceProcessor(settings: settings) {
+        for frame in frames.prefix(240) {
+            searcher.tracker.reset(keepingPlanPosition: true)
+            slices.add(searcher.process(frame).cpuMilliseconds)
+        }
+    }
+    if getenv("NODWIRE_BENCH_SLICES") != nil, let det = try? FaceDetector() {   // both passes, 30 frames each
+        for sl in plan + SearchPlan.slices(width: frames[0].width, height: frames[0].height, settings: settings, halfStep: true) {
+            var c = CostSummary()
+            for f in frames.prefix(30) { let t0 = ThreadCPUClock.now(); _ = det.detect(in: f, slice: sl); c.add((ThreadCPUClock.now() - t0) * 1000) }
+            print(String(format: "    slice %4d %4d %4dx%-4d s%.2f L%d model %6.0f  ms %6.2f", sl.x, sl.y, sl.width, sl.height, sl.scale, sl.levels,
+                         SearchPlan.cost(width: sl.width, height: sl.height, scale: sl.scale, levels: sl.levels), c.median ?? 0))
+        }
+    }
     let w = frames.first?.width ?? 0, h = frames.first?.height ?? 0
     print("\(name) \(w)x\(h), \(frames.count) frames, face in \(faces)")
     print("  tracked pipeline  CPU ms/frame: median \(format(tracked.median))  p99 \(format(tracked.percentile(0.99)))  max \(format(tracked.maximum))")
     print("    landmark-only frames (\(trackedOnly.count)): median \(format(trackedOnly.median))  p99 \(format(trackedOnly.percentile(0.99)))")
-    print("    search slices (\(search.count)): median \(format(search.median))  max \(format(search.maximum))")
+    print("    first search (\(search.count) slice): median \(format(search.median))  max \(format(search.maximum))")
+    print("  searching (\(plan.count) slices a pass cover \(Int(settings.minFaceSize)) px faces and up), \(slices.count) frames: median \(format(slices.median))  p99 \(format(slices.percentile(0.99)))  max \(format(slices.maximum))")
     print("    heap allocations per landmark-only frame: \(mallocFrames > 0 ? String(format: "%.2f", Double(mallocs) / Double(mallocFrames)) : "n/a")"
           + " (the counter works: a search slice made \(searchMallocs))")
     print("  per-frame detection baseline CPU ms/frame: median \(format(baseline.median))  p99 \(format(baseline.percentile(0.99)))")

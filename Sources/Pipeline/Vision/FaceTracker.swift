@@ -42,15 +42,16 @@ public final class FaceTracker {
     }
 
     /// Forget the face: the next frame starts a new search.
-    public func reset() {
+    public func reset(keepingPlanPosition: Bool = false) {
         isTracking = false
-        cursor = 0
+        if !keepingPlanPosition { cursor = 0 }
     }
 
     /// Processes one frame; returns the face if one is being tracked and its landmarks fit.
     public func process(_ frame: LumaFrame) -> (FaceObservation?, TrackerWork) {
         if planSize != (frame.width, frame.height) {
             plan = SearchPlan.slices(width: frame.width, height: frame.height, settings: settings)
+                + SearchPlan.slices(width: frame.width, height: frame.height, settings: settings, halfStep: true)
             planSize = (frame.width, frame.height)
             estimator = HeadPoseEstimator(imageWidth: frame.width, imageHeight: frame.height,
                                           focalLength: settings.focalLengthFactor * Double(max(frame.width, frame.height)),
@@ -137,9 +138,14 @@ public final class FaceTracker {
         return ratio > 0.2 && ratio < 0.7
     }
 
-    /// Every face in a still picture, with landmarks (detector over the whole plan, then two fits each).
+    /// Every face in a still picture, with landmarks. A still has no frame time to keep, so the detector scans
+    /// the whole picture at every size from `minFaceSize` in one go, and again half a pyramid step off, since
+    /// a weak face can score only near one exact size; then two landmark fits each.
     public func faces(in frame: LumaFrame) -> [FaceObservation] {
-        let slices = SearchPlan.slices(width: frame.width, height: frame.height, settings: settings)
+        let scale = min(4, FaceDetector.windowSize / settings.minFaceSize)
+        let slices = [scale, scale / FaceDetector.pyramidStep.squareRoot()].map {
+            DetectionSlice(x: 0, y: 0, width: frame.width, height: frame.height, scale: $0, levels: 0)
+        }
         var boxes: [FaceBox] = []
         for slice in slices {
             for d in detector.detect(in: frame, slice: slice) where !boxes.contains(where: { $0.overlap(d.box) > 0.3 }) {
@@ -157,35 +163,103 @@ public final class FaceTracker {
     }
 }
 
-/// How a face search is cut into slices so that none takes much longer than another.
+/// How a face search is cut into slices so that none costs more than `searchSlicePixels` of detector work.
+///
+/// The detector's cost is about proportional to the pixels it scans, summed over its image pyramid (each
+/// level 5/6 the size of the last). The plan works down the face sizes in bands:
+/// - **coarse**: the whole frame, shrunk until its whole pyramid fits the budget — finds the near faces in
+///   the first frame of a search;
+/// - then bands of smaller faces, each continuing the pyramid where the last stopped (one 6/5 step down), at
+///   the scale that brings the band's smallest face to the detector's 80 px window, with the pyramid capped at
+///   the band's largest face. Each band tiles the frame with tiles that fit the budget and overlap by more
+///   than the band's largest face, so a face is whole in some tile. A band's level count is the one that
+///   covers its sizes with the fewest tiles per size step: few levels give big tiles but many bands.
 public enum SearchPlan {
-    public static func slices(width: Int, height: Int, settings: VisionSettings) -> [DetectionSlice] {
+    /// Detector work of scanning `width` x `height` frame pixels resampled by `scale`, over at most `levels`
+    /// pyramid levels (0 = all): pixels summed over the levels dlib builds (down to 40 px a side).
+    public static func cost(width: Int, height: Int, scale: Double, levels: Int) -> Double {
+        let w = Double(width) * scale, h = Double(height) * scale
+        var total = 0.0, factor = 1.0, level = 0
+        repeat {
+            total += w * h * factor * factor
+            factor *= 5.0 / 6.0
+            level += 1
+        } while min(w, h) * factor >= 40 && (levels == 0 || level < levels)
+        return total
+    }
+
+    /// One pass over every face size. `halfStep` shifts every scale by half a pyramid step: the tracker
+    /// alternates the two passes, since a weak face can score above the detector's threshold only near one
+    /// exact size, and the two grids together sample sizes twice as finely.
+    public static func slices(width: Int, height: Int, settings: VisionSettings, halfStep: Bool = false) -> [DetectionSlice] {
         let budget = Double(settings.searchSlicePixels)
-        // Coarse pass: the whole picture shrunk to the budget finds the big (near) faces in one frame.
-        let coarse = min(1, (budget / Double(width * height)).squareRoot())
-        var slices = [DetectionSlice(x: 0, y: 0, width: width, height: height, scale: coarse, levels: 0)]
-        let coarseSmallest = FaceDetector.windowSize / coarse
-        guard settings.minFaceSize < coarseSmallest * 0.95 else { return slices }
-        // Fine pass: enlarged enough for the smallest face, pyramid capped where the coarse pass takes over,
-        // tiled with enough overlap that a face on a seam is whole in some tile.
-        let fine = FaceDetector.windowSize / settings.minFaceSize
-        let levels = Int((log(coarseSmallest / settings.minFaceSize) / log(FaceDetector.pyramidStep)).rounded(.up)) + 1
-        let overlap = coarseSmallest * 1.1
-        let side = (budget / (fine * fine)).squareRoot()       // tile side in frame pixels
-        let tile = max(side, overlap * 1.6)
-        func starts(_ length: Int) -> [Int] {
-            if Double(length) <= tile { return [0] }
-            let n = Int(((Double(length) - overlap) / (tile - overlap)).rounded(.up))
-            let step = (Double(length) - tile) / Double(n - 1)
-            return (0..<n).map { Int((Double($0) * step).rounded()) }
+        let window = FaceDetector.windowSize, step = FaceDetector.pyramidStep
+        // Coarse: the largest scale whose whole pyramid fits the budget (bisection; cost grows with scale).
+        var low = 0.01, high = 4.0
+        for _ in 0..<40 {
+            let mid = (low + high) / 2
+            if cost(width: width, height: height, scale: mid, levels: 0) <= budget { low = mid } else { high = mid }
         }
-        let tw = min(width, Int(tile.rounded(.up))), th = min(height, Int(tile.rounded(.up)))
-        for y in starts(height) {
-            for x in starts(width) {
-                slices.append(DetectionSlice(x: x, y: y, width: tw, height: th, scale: fine, levels: levels))
+        let coarse = min(low, 4.0 * 0.999) / (halfStep ? step.squareRoot() : 1)
+        var slices = [DetectionSlice(x: 0, y: 0, width: width, height: height, scale: coarse, levels: 0)]
+        var smallestCovered = window / coarse     // the smallest face the slices so far find, frame pixels
+        let smallestWanted = settings.minFaceSize
+        while smallestCovered > smallestWanted * 1.1 {   // the detector finds faces ~10% off its window size
+            let largest = smallestCovered / step  // the next pyramid level down
+            var best: (tilesPerStep: Double, band: Band)?
+            for levels in 1...8 {
+                let smallest = max(smallestWanted, largest / pow(step, Double(levels - 1)))
+                let scale = min(4.0, window / smallest)
+                let band = Band(frameWidth: width, frameHeight: height, largest: largest, scale: scale, levels: levels, budget: budget)
+                guard let tiles = band.tileCount else { continue }
+                let steps = log(largest / (window / scale)) / log(step) + 1
+                let perStep = Double(tiles) / steps
+                if best == nil || perStep < best!.tilesPerStep { best = (perStep, band) }
+                if smallest <= smallestWanted { break }
             }
+            guard let band = best?.band else { break }  // budget too small for any tile: search what fits
+            slices += band.tiles()
+            smallestCovered = window / band.scale
         }
         return slices
+    }
+
+    /// Faces from `window / scale` to `largest` frame pixels, as tiles of the frame.
+    private struct Band {
+        let frameWidth, frameHeight: Int
+        let largest, scale: Double
+        let levels: Int
+        let side: Double       // tile side, frame pixels
+        let overlap: Double    // frame pixels; more than the largest face, so every face is whole in a tile
+
+        init(frameWidth: Int, frameHeight: Int, largest: Double, scale: Double, levels: Int, budget: Double) {
+            self.frameWidth = frameWidth; self.frameHeight = frameHeight
+            self.largest = largest; self.scale = scale; self.levels = levels
+            overlap = (largest * 1.15).rounded(.up)
+            // The side whose square costs the budget (cost is quadratic in the side, so one correction suffices).
+            let unit = SearchPlan.cost(width: 1000, height: 1000, scale: scale, levels: levels) / 1e6
+            side = (budget / unit).squareRoot().rounded(.down)
+        }
+
+        var tileCount: Int? {
+            guard let xs = starts(frameWidth), let ys = starts(frameHeight) else { return nil }
+            return xs.count * ys.count
+        }
+
+        func starts(_ length: Int) -> [Int]? {
+            let length = Double(length)
+            if side >= length { return [0] }
+            guard side > overlap * 1.05 else { return nil }
+            let n = Int(((length - overlap) / (side - overlap)).rounded(.up))
+            let stride = (length - side) / Double(n - 1)
+            return (0..<n).map { Int((Double($0) * stride).rounded()) }
+        }
+
+        func tiles() -> [DetectionSlice] {
+            guard let xs = starts(frameWidth), let ys = starts(frameHeight) else { return [] }
+            let w = min(frameWidth, Int(side)), h = min(frameHeight, Int(side))
+            return ys.flatMap { y in xs.map { x in DetectionSlice(x: x, y: y, width: w, height: h, scale: scale, levels: levels) } }
+        }
     }
 }
 

@@ -6,9 +6,10 @@ public struct VisionSettings: Sendable, Equatable {
     /// Smallest face to search for, in pixels of box width. dlib's window is 80 px; smaller faces need an
     /// enlarged search (slower to find, same cost once tracked). 80 px at VGA is about 1 m away; 60 px ~1.4 m.
     public var minFaceSize = 60.0
-    /// Largest share of a frame's time a face search may take, as detector pixels a frame: the search is
-    /// cut into slices of about this many pixels (scaled) and one slice runs a frame. 76800 = 320x240.
-    public var searchSlicePixels = 76_800
+    /// Detector work a frame may take while searching for a face, in pixels scanned summed over the image
+    /// pyramid: the search is cut into slices of at most this and one slice runs a frame. 150000 (a 320x240
+    /// picture's pyramid is ~230000) costs about 5 ms on an x86-64 core, expect 3-4x that on a Pi 4.
+    public var searchSlicePixels = 150_000
     /// Seconds between re-checks of a tracked face by the detector (near the face, on a small image).
     public var recheckInterval = 0.5
     /// Consecutive failed re-checks before the face counts as lost. A turned head can fail one or two.
