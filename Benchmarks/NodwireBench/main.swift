@@ -75,7 +75,8 @@ func format(_ v: Double?) -> String { v.map { String(format: "%7.3f", $0) } ?? "
 func run(_ name: String, _ frames: [LumaFrame], settings: VisionSettings) {
     guard let processor = try? FaceProcessor(settings: settings) else { fail("cannot load \(settings.modelPath)") }
     var tracked = CostSummary(), trackedOnly = CostSummary(), search = CostSummary()
-    var mallocs = 0, mallocFrames = 0, faces = 0, searchMallocs = 0
+    var mallocs = 0, mallocFrames = 0, faces = 0, searchMallocs = 0, missedRechecks = 0
+    var rechecks = CostSummary()
     for frame in frames {
         let wasTracking = processor.tracker.isTracking
         MallocInterposerSwift.hook()
@@ -90,6 +91,9 @@ func run(_ name: String, _ frames: [LumaFrame], settings: VisionSettings) {
             trackedOnly.add(result.cpuMilliseconds)
             mallocs += after - before
             mallocFrames += 1
+        case .trackedAndRechecked(let found):
+            rechecks.add(result.cpuMilliseconds)
+            if !found { missedRechecks += 1 }
         case .searched:
             search.add(result.cpuMilliseconds)
             searchMallocs = max(searchMallocs, after - before)
@@ -128,6 +132,7 @@ func run(_ name: String, _ frames: [LumaFrame], settings: VisionSettings) {
     print("\(name) \(w)x\(h), \(frames.count) frames, face in \(faces)")
     print("  tracked pipeline  CPU ms/frame: median \(format(tracked.median))  p99 \(format(tracked.percentile(0.99)))  max \(format(tracked.maximum))")
     print("    landmark-only frames (\(trackedOnly.count)): median \(format(trackedOnly.median))  p99 \(format(trackedOnly.percentile(0.99)))")
+    print("    re-check frames (\(rechecks.count), \(missedRechecks) missed the face): median \(format(rechecks.median))  max \(format(rechecks.maximum))")
     print("    first search (\(search.count) slice): median \(format(search.median))  max \(format(search.maximum))")
     print("  searching (\(plan.count) slices a pass cover \(Int(settings.minFaceSize)) px faces and up), \(slices.count) frames: median \(format(slices.median))  p99 \(format(slices.percentile(0.99)))  max \(format(slices.maximum))")
     print("    heap allocations per landmark-only frame: \(mallocFrames > 0 ? String(format: "%.2f", Double(mallocs) / Double(mallocFrames)) : "n/a")"
