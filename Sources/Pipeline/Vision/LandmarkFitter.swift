@@ -34,23 +34,22 @@ public struct FaceLandmarks: Sendable, Equatable {
 public final class LandmarkFitter {
     public let model: ShapeModel
     private var shape: [Float]
-    private var features: [Float]
+    private var features: [Int32]
     private var leafChoice: [Int]
-    private var leafSum: [Int32]
 
     public init(model: ShapeModel) {
         self.model = model
         shape = [Float](repeating: 0, count: Int(model.raw.pointee.num_parts) * 2)
-        features = [Float](repeating: 0, count: Int(model.raw.pointee.features_per_cascade))
+        features = [Int32](repeating: 0, count: Int(model.raw.pointee.features_per_cascade))
         leafChoice = [Int](repeating: 0, count: Int(model.raw.pointee.trees_per_cascade))
-        leafSum = [Int32](repeating: 0, count: Int(model.raw.pointee.num_parts) * 2)
     }
 
     public func fit(_ frame: LumaFrame, box: FaceBox) -> FaceLandmarks {
         let m = model.raw.pointee
         let parts = Int(m.num_parts), n = parts * 2
         let featureCount = Int(m.features_per_cascade), trees = Int(m.trees_per_cascade)
-        let splits = (1 << Int(m.tree_depth)) - 1, leafSize = n
+        let splits = (1 << Int(m.tree_depth)) - 1
+        let nodeStride = ShapeModel.nodeStride, leafStride = ShapeModel.leafStride
         // The unit box maps onto the face box: (0,0) to the top-left pixel, (1,1) to the bottom-right one.
         let ox = Float(box.left), oy = Float(box.top)
         let sx = Float(box.width - 1), sy = Float(box.height - 1)
@@ -58,15 +57,12 @@ public final class LandmarkFitter {
 
         let levels = Int(m.num_cascades)
         let initial = m.initial_shape!, anchor = m.anchor!, delta = m.delta!
-        let splitA = m.split_a!, splitB = m.split_b!, threshold = m.split_threshold!
-        let leaves = model.leaves, step = model.leafStep
+        let nodes = model.nodes, leaves = UnsafeRawPointer(model.leaves), step = model.leafStep
         frame.pixels.withUnsafeBufferPointer { image in
             shape.withUnsafeMutableBufferPointer { s in
                 features.withUnsafeMutableBufferPointer { f in
                   leafChoice.withUnsafeMutableBufferPointer { chosen in
-                   leafSum.withUnsafeMutableBufferPointer { sum in
-                    let s = s.baseAddress!, f = f.baseAddress!, image = image.baseAddress!
-                    let chosen = chosen.baseAddress!, sum = sum.baseAddress!
+                    let s = s.baseAddress!, f = f.baseAddress!, image = image.baseAddress!, chosen = chosen.baseAddress!
                     for i in 0..<n { s[i] = initial[i] }
                     for level in 0..<levels {
                         let (m00, m01, m10, m11) = Self.similarity(from: initial, to: s, parts: parts)
@@ -78,44 +74,42 @@ public final class LandmarkFitter {
                             // Nearest pixel, as dlib rounds; outside the picture reads as 0. (Truncation is
                             // floor here because negatives were rejected first; no libm call in the hot loop.)
                             let xf = ox + u * sx + 0.5, yf = oy + v * sy + 0.5
-                            f[i] = (xf >= 0 && xf < fw && yf >= 0 && yf < fh) ? Float(image[Int(yf) &* stride &+ Int(xf)]) : 0
+                            f[i] = (xf >= 0 && xf < fw && yf >= 0 && yf < fh) ? Int32(image[Int(yf) &* stride &+ Int(xf)]) : 0
                         }
-                        // Walk every tree of the level first, then add the leaves: the leaf loads are then
-                        // independent of each other and overlap, which matters since the leaves (MBs) miss cache.
-                        let firstTree = level * trees
                         // Four trees at a time, branch-free: the four walks are independent, so their loads
                         // overlap, and a data-dependent branch per split would mispredict half the time.
-                        @inline(__always) func descend(_ node: Int, _ base: Int) -> Int {
-                            let j = base &+ node
-                            let diff = f[Int(truncatingIfNeeded: splitA[j])] - f[Int(truncatingIfNeeded: splitB[j])]
-                            // Left (2n+1) when diff > threshold, i.e. when threshold - diff is negative.
-                            let right = Int(truncatingIfNeeded: ~((threshold[j] - diff).bitPattern >> 31) & 1)
-                            return 2 &* node &+ 1 &+ right
+                        @inline(__always) func descend(_ node: Int, _ tree: UnsafePointer<UInt32>) -> Int {
+                            let w = tree[node]
+                            let diff = f[Int(w & 1023)] &- f[Int((w >> 10) & 1023)]
+                            let threshold = Int32(truncatingIfNeeded: w >> 20) &- 256
+                            // Left (2n+1) when diff > threshold: then threshold - diff is negative and >> 31 is -1.
+                            return 2 &* node &+ 2 &+ Int((threshold &- diff) >> 31)
                         }
+                        let firstTree = level * trees
                         var t = 0
                         while t < trees {
                             let count = min(4, trees &- t)
-                            let b0 = (firstTree &+ t) &* splits
-                            let b1 = count > 1 ? b0 &+ splits : b0, b2 = count > 2 ? b1 &+ splits : b0, b3 = count > 3 ? b2 &+ splits : b0
+                            let t0 = nodes + (firstTree &+ t) &* nodeStride
+                            let t1 = count > 1 ? t0 + nodeStride : t0, t2 = count > 2 ? t1 + nodeStride : t0, t3 = count > 3 ? t2 + nodeStride : t0
                             var n0 = 0, n1 = 0, n2 = 0, n3 = 0
                             while n0 < splits {
-                                n0 = descend(n0, b0); n1 = descend(n1, b1); n2 = descend(n2, b2); n3 = descend(n3, b3)
+                                n0 = descend(n0, t0); n1 = descend(n1, t1); n2 = descend(n2, t2); n3 = descend(n3, t3)
                             }
                             let nodes = (n0, n1, n2, n3)
                             for k in 0..<count {
                                 let node = k == 0 ? nodes.0 : k == 1 ? nodes.1 : k == 2 ? nodes.2 : nodes.3
-                                chosen[t &+ k] = ((firstTree &+ t &+ k) &* (splits &+ 1) &+ node &- splits) &* leafSize
+                                chosen[t &+ k] = ((firstTree &+ t &+ k) &* (splits &+ 1) &+ node &- splits) &* leafStride
                             }
                             t &+= count
                         }
-                        for i in 0..<n { sum[i] = 0 }
+                        // Then the leaves: independent loads that overlap (they miss cache), one vector each.
+                        var sum = SIMD16<Int32>()
                         for t in 0..<trees {
-                            let leaf = leaves + chosen[t]
-                            for i in 0..<n { sum[i] &+= Int32(truncatingIfNeeded: leaf[i]) }
+                            let leaf = leaves.load(fromByteOffset: chosen[t] &* 2, as: SIMD16<Int16>.self)
+                            sum &+= SIMD16<Int32>(truncatingIfNeeded: leaf)
                         }
                         for i in 0..<n { s[i] += Float(sum[i]) * step }
                     }
-                   }
                   }
                 }
             }
