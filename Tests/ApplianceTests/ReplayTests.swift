@@ -53,6 +53,30 @@ final class ReplayTests: XCTestCase {
         XCTAssertEqual(gestures, [])
     }
 
+    /// clm_look flipped left to right is a different picture of the same turns: the person's right becomes
+    /// their left. Unless `vision.mirrored` says the camera flips, which gives back the original directions.
+    func testMirroredClipSwapsLeftAndRightUnlessTheSettingSaysMirrored() throws {
+        let flipped = "\(Self.root)/.build-fixtures/clm_look-flipped-\(getpid()).y4m"
+        defer { try? FileManager.default.removeItem(atPath: flipped) }
+        var reader = try Y4MReader(path: "\(Self.root)/.build-fixtures/clm_look.y4m")
+        var writer = try Y4MWriter(path: flipped, width: reader.width, height: reader.height, frameRate: reader.frameRate)
+        var frame = reader.makeFrame()
+        while try reader.next(into: &frame) {
+            var pixels = [UInt8](repeating: 0, count: frame.width * frame.height)
+            for y in 0..<frame.height { for x in 0..<frame.width { pixels[y * frame.width + x] = frame[frame.width - 1 - x, y] } }
+            try writer.write(LumaFrame(width: frame.width, height: frame.height, index: frame.index, time: frame.time, pixels: pixels))
+        }
+        writer.close()
+
+        func starts(_ events: [GestureEvent]) -> [Direction] { events.filter { $0.kind == .lookStart }.compactMap(\.direction) }
+        let original = starts(try events("clm_look.y4m").events)
+        XCTAssertEqual(original, [.right, .left, .down, .up])
+        XCTAssertEqual(starts(try events((flipped as NSString).lastPathComponent).events), [.left, .right, .down, .up])
+        var mirrored = NodwireConfig()
+        mirrored.vision.mirrored = true
+        XCTAssertEqual(starts(try events((flipped as NSString).lastPathComponent, settings: mirrored).events), original)
+    }
+
     func testMovesAreOnePerFrameWithAFaceAfterCalibration() throws {
         var s = NodwireConfig()
         s.gestures.moves.enabled = true
