@@ -163,6 +163,13 @@ final class VisionTests: XCTestCase {
                 size *= 1.1
             }
         }
+        // Settings outside the config's ranges still give a finite plan within the budget.
+        var tiny = VisionSettings()
+        tiny.minFaceSize = 5
+        tiny.searchSlicePixels = 5_000
+        XCTAssertTrue(SearchPlan.slices(width: 640, height: 480, settings: tiny).allSatisfy {
+            SearchPlan.cost(width: $0.width, height: $0.height, scale: $0.scale, levels: $0.levels) <= 5_000 * 1.01 || $0.levels == 0
+        })
         // Spread, not stalled: at VGA a search from nothing takes a few dozen frames, not hundreds.
         XCTAssertLessThan(SearchPlan.slices(width: 640, height: 480, settings: s).count, 40)
         s.minFaceSize = FaceDetector.windowSize / SearchPlan.slices(width: 640, height: 480, settings: s)[0].scale

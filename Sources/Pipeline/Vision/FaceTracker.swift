@@ -218,7 +218,8 @@ public enum SearchPlan {
                 if best == nil || perStep < best!.tilesPerStep { best = (perStep, band) }
                 if smallest <= smallestWanted { break }
             }
-            guard let band = best?.band else { break }  // budget too small for any tile: search what fits
+            // No band fits (budget too small for a tile), or the scale limit is reached: search what fits.
+            guard let band = best?.band, window / band.scale < smallestCovered else { break }
             slices += band.tiles()
             smallestCovered = window / band.scale
         }
@@ -237,7 +238,8 @@ public enum SearchPlan {
             self.frameWidth = frameWidth; self.frameHeight = frameHeight
             self.largest = largest; self.scale = scale; self.levels = levels
             overlap = (largest * 1.15).rounded(.up)
-            // The side whose square costs the budget (cost is quadratic in the side, so one correction suffices).
+            // The side whose square costs the budget: cost per pixel of a big square, an upper bound for a
+            // smaller one, whose pyramid can only stop sooner.
             let unit = SearchPlan.cost(width: 1000, height: 1000, scale: scale, levels: levels) / 1e6
             side = (budget / unit).squareRoot().rounded(.down)
         }
