@@ -7,8 +7,9 @@ struct Nodwire: AsyncParsableCommand {
         commandName: "nodwire",
         abstract: "Turns head gestures seen by a camera into GPIO switch presses.",
         discussion: "Start with `nodwire replay` on a recording to see what Nodwire sees, then `nodwire config defaults`.",
-        subcommands: [RunCommand.self, ReplayCommand.self, CalibrateCommand.self, EventsCommand.self, CamerasCommand.self,
-                      CaptureCommand.self, GPIOCommand.self, ConfigCommand.self, FacesCommand.self]
+        subcommands: [RunCommand.self, ReplayCommand.self, EvaluateCommand.self, CalibrateCommand.self, EventsCommand.self,
+                      CamerasCommand.self, CaptureCommand.self, GPIOCommand.self, ConfigCommand.self, FacesCommand.self,
+                      LandmarksCommand.self]
     )
 }
 

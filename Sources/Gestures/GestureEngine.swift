@@ -1,7 +1,8 @@
 /// Turns a stream of head poses into gesture events. Pure: time comes with each sample.
 ///
 /// Rules that decide between gestures (docs/gestures.md has the full story):
-/// - Nothing fires before calibration, while the face is lost, or for `warmup` after it returns.
+/// - Nods and shakes need no calibration: they fire from `warmup` after a face is found. Looks need the
+///   resting pose (neutral) and wait for calibration. Nothing fires while the face is lost.
 /// - **Nod and shake win over a discrete look.** A `look` is held back until the head has rested for
 ///   `discrete.confirm_delay`; a nod or shake recognised in that time drops it. (A slow, long nod can still
 ///   pass the continuous dwell and give `look_start`/`look_stop` too: those are for held looks.)
@@ -47,10 +48,8 @@ public struct GestureEngine: Sendable {
     private var wasBeyond = false
     private var pendingLook: (event: GestureEvent, due: Double)?
     private var refractoryUntil = -Double.infinity
-    private var swingsConsumedUntil = -Double.infinity
-    private var lastSettledTime = -Double.infinity
-    private let nodDetector: SwingDetector
-    private let shakeDetector: SwingDetector
+    private var nodRecognizer: SwingRecognizer
+    private var shakeRecognizer: SwingRecognizer
 
     public init(settings: GestureSettings = GestureSettings()) {
         self.settings = settings
@@ -58,8 +57,8 @@ public struct GestureEngine: Sendable {
         pitchFilter = Smoother(settings.smoothing)
         calibration.reserveCapacity(settings.calibration.samples)
         history = History(capacity: 256)
-        nodDetector = SwingDetector(axis: .pitch, settings: settings.nod, maxTranslation: settings.posture.maxTranslation)
-        shakeDetector = SwingDetector(axis: .yaw, settings: settings.shake, maxTranslation: settings.posture.maxTranslation)
+        nodRecognizer = SwingRecognizer(axis: .pitch, settings: settings.nod, maxTranslation: settings.posture.maxTranslation)
+        shakeRecognizer = SwingRecognizer(axis: .yaw, settings: settings.shake, maxTranslation: settings.posture.maxTranslation)
     }
 
     /// Learn the resting pose again from the next steady samples.
@@ -89,6 +88,7 @@ public struct GestureEngine: Sendable {
                 state.facePresent = false
                 lostSince = t
                 forgetMotion()
+                forgetSwings()
             }
             return out
         }
@@ -108,6 +108,26 @@ public struct GestureEngine: Sendable {
         let dt = lastTime.map { max(0, t - $0) } ?? 0
         lastTime = t
         let now = Angles(yaw: yawFilter.filter(pose.yaw, at: t), pitch: pitchFilter.filter(pose.pitch, at: t))
+        history.append(.init(time: t, yaw: now.yaw, pitch: now.pitch, pointerX: pose.pointerX, pointerY: pose.pointerY, faceSize: pose.faceSize))
+
+        // Nods and shakes: from the first second a face is seen, calibrated or not.
+        if t >= warmupUntil {
+            let nod = nodRecognizer.update(history)
+            let shake = shakeRecognizer.update(history)
+            if let found = nod ?? shake {
+                // One gesture at a time: the other axis's strokes so far cannot be part of another.
+                if nod != nil { shakeRecognizer.consume(until: t) } else { nodRecognizer.consume(until: t) }
+                if t >= refractoryUntil {
+                    out.append(event(nod != nil ? .nod : .shake, cycles: found.cycles))
+                    refractoryUntil = t + settings.refractory
+                    pendingLook = nil
+                    candidate = nil
+                }
+            }
+        } else {
+            nodRecognizer.reset()
+            shakeRecognizer.reset()
+        }
 
         if state.calibrating {
             calibrate(now)
@@ -119,7 +139,6 @@ public struct GestureEngine: Sendable {
             return out
         }
         guard var neutral = state.neutral else { return out }
-        history.append(.init(time: t, yaw: now.yaw, pitch: now.pitch, pointerX: pose.pointerX, pointerY: pose.pointerY, faceSize: pose.faceSize))
         var offset = Angles(yaw: now.yaw - neutral.yaw, pitch: now.pitch - neutral.pitch)
         state.offset = offset
         guard t >= warmupUntil else { return out }
@@ -175,7 +194,9 @@ public struct GestureEngine: Sendable {
         if state.activeLook == nil {
             if let b = beyond, !posture {
                 if candidate?.direction != b { candidate = (b, t) }
-                if let c = candidate, t - c.since >= settings.continuous.dwell, !quiet {
+                // A head still swinging (a slow, wide nod passes the threshold too) is not holding a look.
+                let swinging = nodRecognizer.isSwinging || shakeRecognizer.isSwinging
+                if let c = candidate, t - c.since >= settings.continuous.dwell, !quiet, !swinging {
                     state.activeLook = b
                     out.append(event(.lookStart, direction: b, distance: Self.distance(offset, b)))
                     candidate = nil
@@ -205,20 +226,6 @@ public struct GestureEngine: Sendable {
         }
         wasBeyond = beyond != nil
 
-        // Nods and shakes: evaluated once each time the head comes to rest after moving.
-        if let end = nodDetector.settledIndex(history), history[end].time != lastSettledTime {
-            lastSettledTime = history[end].time
-            let nod = nodDetector.detect(history, end: end, notBefore: swingsConsumedUntil)
-            let shake = nod == nil ? shakeDetector.detect(history, end: end, notBefore: swingsConsumedUntil) : nil
-            if let found = nod ?? shake {
-                swingsConsumedUntil = found.endTime
-                if !quiet {
-                    out.append(event(nod != nil ? .nod : .shake, cycles: found.cycles))
-                    refractoryUntil = t + settings.refractory
-                    pendingLook = nil
-                }
-            }
-        }
         if let p = pendingLook, t >= p.due {
             if t >= refractoryUntil {
                 var look = p.event
@@ -265,8 +272,13 @@ public struct GestureEngine: Sendable {
         pendingLook = nil
         posture = false
         steadyAnchor = nil
+    }
+
+    /// Drops the swings under way: the face was lost, so its strokes cannot be finished.
+    private mutating func forgetSwings() {
         history.removeAll()
-        lastSettledTime = -.infinity
+        nodRecognizer.reset()
+        shakeRecognizer.reset()
     }
 
     private func moveEvent(_ sample: HeadSample, _ pose: HeadPose, neutral: Angles, offset: Angles) -> GestureEvent {

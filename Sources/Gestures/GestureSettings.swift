@@ -54,32 +54,42 @@ public struct GestureSettings: Sendable, Equatable {
         public var confirmDelay = 0.4
     }
 
-    /// An out-and-back oscillation of one axis: a nod (pitch) or a shake (yaw).
+    /// A nod (pitch) or a shake (yaw): strokes of one axis between turning points. docs/gestures.md
+    /// explains each rule and how the defaults were measured.
     public struct Swing: Sendable, Equatable {
-        /// Each swing must cover at least this many degrees.
+        /// Degrees every stroke must cover (5 catches a small nod of a person with a limited neck; lower
+        /// only after calibrating someone whose whole range is small).
         public var minAmplitude: Double
-        /// Swings needed: 2 = out and back.
-        public var minSwings = 2
-        /// Duration limits of each swing (s).
-        public var minSwingDuration = 0.08
-        public var maxSwingDuration = 0.6
-        /// Longest time the head may stay near a turning point (s); longer is a look, not a nod.
-        public var maxHold = 0.3
-        /// The whole gesture must fit in this time (s).
-        public var maxDuration = 1.6
-        /// It must end within this fraction of its smallest swing of where it began.
-        public var returnTolerance = 0.4
+        /// A single out-and-back (one or one-and-a-half stroke pairs) counts as a gesture: a slow, deliberate
+        /// "yes" often is one. Off: two cycles are needed, which never fire on a talker's head dip.
+        public var single = true
+        /// Degrees, top to bottom, a single out-and-back must cover: more than a talker's emphasis dip (4-8°).
+        public var singleRange: Double
+        /// Most cycles a second (strokes / 2 / time): a nod is at most ~3.5 Hz, laughing shakes faster.
+        public var maxRate = 3.8
+        /// Slowest stroke (s): a deliberate 0.5 Hz nod takes ~1 s a stroke.
+        public var maxStroke = 1.2
+        /// Longest pause at a turning point inside the gesture (s); longer is a look held, not a nod.
+        public var maxHold = 0.35
+        /// Each stroke at least this fraction of the largest: a nod goes down and comes back.
+        public var minSymmetry = 0.35
+        /// It must end within this fraction of its largest stroke of where it began.
+        public var returnTolerance = 0.5
         /// The other axis may move at most this fraction of this axis's range.
-        public var maxCrossRatio = 0.5
-        /// The head must be still (range below this, degrees) ...
-        public var stillRange = 3.0
-        /// ... for this long before the gesture (s): talking and laughing never are.
-        public var stillBefore = 0.2
-        /// The gesture is reported once the head has been still this long after it (s), so several cycles
-        /// make one event.
-        public var settle = 0.25
+        public var maxCrossRatio = 0.6
+        /// In the `contrastWindow` seconds before it, no stroke may exceed `contrast` x its mean stroke: a nod
+        /// stands out of the motion before it (talking's own sways), however soon after talking it comes.
+        public var contrast = 0.7
+        public var contrastWindow = 1.5
+        /// The head has rested this long (s) at the end of a stroke: the gesture is over (and reported if it is
+        /// one), and a continuous nodding answer that fired already may fire again after this.
+        public var settle = 0.2
+        /// Most cycles looked back over.
+        public var maxCycles = 4
+        /// Degrees the head must turn back before a turning point counts: above the pose's jitter.
+        public var hysteresis = 1.5
 
-        public init(minAmplitude: Double) { self.minAmplitude = minAmplitude }
+        public init(minAmplitude: Double, singleRange: Double) { self.minAmplitude = minAmplitude; self.singleRange = singleRange }
     }
 
     public struct Proportional: Sendable, Equatable {
@@ -118,8 +128,8 @@ public struct GestureSettings: Sendable, Equatable {
     public var zones = Zones()
     public var continuous = Continuous()
     public var discrete = Discrete()
-    public var nod = Swing(minAmplitude: 8)
-    public var shake = Swing(minAmplitude: 10)
+    public var nod = Swing(minAmplitude: 3, singleRange: 11)
+    public var shake = Swing(minAmplitude: 4, singleRange: 14)
     /// After a nod or shake, nothing else fires for this long (s): one event per gesture.
     public var refractory = 1.2
     public var proportional = Proportional()
@@ -138,8 +148,7 @@ public struct GestureSettings: Sendable, Equatable {
         need(calibration.averageLast <= calibration.samples, "gestures.calibration.average_last", "must not exceed gestures.calibration.samples (\(calibration.samples))")
         need(discrete.minDuration < discrete.maxDuration, "gestures.discrete.min_duration", "must be shorter than gestures.discrete.max_duration (\(discrete.maxDuration))")
         for (name, s) in [("nod", nod), ("shake", shake)] {
-            need(s.minSwingDuration < s.maxSwingDuration, "gestures.\(name).min_swing_duration", "must be shorter than gestures.\(name).max_swing_duration (\(s.maxSwingDuration))")
-            need(s.stillRange < s.minAmplitude, "gestures.\(name).still_range", "must be smaller than gestures.\(name).min_amplitude (\(s.minAmplitude))")
+            need(s.hysteresis < s.minAmplitude, "gestures.\(name).hysteresis", "must be smaller than gestures.\(name).min_amplitude (\(s.minAmplitude)) or no stroke could be seen")
         }
         return p
     }

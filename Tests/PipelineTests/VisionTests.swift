@@ -100,20 +100,20 @@ final class VisionTests: XCTestCase {
             FaceLandmarks(l.p0 * s + Point2(x: dx, y: dy), l.p1 * s + Point2(x: dx, y: dy), l.p2 * s + Point2(x: dx, y: dy),
                           l.p3 * s + Point2(x: dx, y: dy), l.p4 * s + Point2(x: dx, y: dy))
         }
-        let a = HeadPoseEstimator.ratios(l), b = HeadPoseEstimator.ratios(moved(1.7, -60, 35))
+        let a = HeadPoseEstimator.offset(l), b = HeadPoseEstimator.offset(moved(1.7, -60, 35))
         XCTAssertEqual(a.along, b.along, accuracy: 1e-9)
         XCTAssertEqual(a.across, b.across, accuracy: 1e-9)
     }
 
     /// A head at the side of the picture facing the camera's axis is seen from the side; that is not a turn.
     func testViewingAngleIsRemovedFromYaw() {
-        let estimator = HeadPoseEstimator(imageWidth: 640, imageHeight: 480, focalLength: 512, mirrored: false)
+        var estimator = HeadPoseEstimator(imageWidth: 640, imageHeight: 480, focalLength: 512, mirrored: false)
         // Eyes 60 px apart, nose base shifted toward the image's right as a side view would show it.
         let eyeY = 240.0, cx = 540.0
         let viewing = atan((cx - 320) / 512)
         let shift = HeadPoseEstimator.noseDepth * tan(viewing) * 60
         let l = FaceLandmarks(Point2(x: cx - 40, y: eyeY), Point2(x: cx - 20, y: eyeY), Point2(x: cx + 20, y: eyeY), Point2(x: cx + 40, y: eyeY),
-                              Point2(x: cx + shift, y: eyeY + HeadPoseEstimator.noseDrop * 60))
+                              Point2(x: cx + shift, y: eyeY + HeadPoseEstimator.typicalDrop * 60))
         let pose = estimator.pose(l)
         XCTAssertEqual(pose.yaw, 0, accuracy: 0.5)
         XCTAssertEqual(estimator.pose(FaceLandmarks(l.p0, l.p1, l.p2, l.p3, Point2(x: cx, y: l.p4.y))).yaw,
@@ -121,6 +121,53 @@ final class VisionTests: XCTestCase {
         var mirrored = estimator
         mirrored.mirrored = true
         XCTAssertEqual(mirrored.pose(FaceLandmarks(l.p0, l.p1, l.p2, l.p3, Point2(x: cx, y: l.p4.y))).yaw, -viewing * 180 / .pi, accuracy: 0.5)
+    }
+
+    /// Five landmarks of a model head (eye centres ±½, nose base `drop` below and `depth` in front, in eye
+    /// distances) turned by `yaw` about the vertical and pitched by `pitch` (degrees, up positive), seen
+    /// from straight ahead with eyes 60 px apart.
+    static func modelHead(yaw: Double, pitch: Double, drop: Double, depth: Double = HeadPoseEstimator.noseDepth) -> FaceLandmarks {
+        let y = yaw * .pi / 180, p = -pitch * .pi / 180
+        // Pitch (down positive) about the ear axis, then yaw about the vertical; a person's right is the image's left.
+        func project(_ x: Double, _ h: Double, _ z: Double) -> Point2 {
+            let hp = h * cos(p) + z * sin(p), zp = z * cos(p) - h * sin(p)
+            let xi = x * cos(y) - zp * sin(y)
+            return Point2(x: 320 + 60 * xi, y: 240 + 60 * hp)
+        }
+        let eyeL = project(-0.5, 0, 0), eyeR = project(0.5, 0, 0)
+        let half = Point2(x: 6, y: 0)
+        return FaceLandmarks(eyeL - half, eyeL + half, eyeR - half, eyeR + half, project(0, drop, depth))
+    }
+
+    /// Faces whose nose sits low or high (or a camera below or above the face, which looks the same) read
+    /// true pitch and yaw relative to their own rest: no clamp, no fold, and a turn does not read as a nod.
+    func testPoseIsRelativeToThePersonsOwnGeometryAndDecoupled() {
+        for drop in [0.45, 0.66, 0.9] {
+            var estimator = HeadPoseEstimator(imageWidth: 640, imageHeight: 480, focalLength: 1e9, mirrored: false)
+            for _ in 0..<HeadPoseEstimator.geometrySamples { _ = estimator.pose(Self.modelHead(yaw: 0, pitch: 0, drop: drop)) }
+            XCTAssertEqual(estimator.rest?.drop ?? 0, drop, accuracy: 1e-6)
+            for yaw in stride(from: -45.0, through: 45, by: 15) {
+                for pitch in stride(from: -30.0, through: 30, by: 10) {
+                    let pose = estimator.pose(Self.modelHead(yaw: yaw, pitch: pitch, drop: drop))
+                    XCTAssertEqual(pose.yaw, yaw, accuracy: 0.5, "drop \(drop) yaw \(yaw) pitch \(pitch)")
+                    XCTAssertEqual(pose.pitch, pitch, accuracy: 0.5, "drop \(drop) yaw \(yaw) pitch \(pitch)")
+                }
+            }
+        }
+    }
+
+    /// The geometry is learnt from the median of a new face's first frames, so a face found mid-nod starts
+    /// near its middle; before that the frames seen so far decide.
+    func testGeometryIsLearntFromTheFirstFramesMedian() {
+        var estimator = HeadPoseEstimator(imageWidth: 640, imageHeight: 480, focalLength: 1e9, mirrored: false)
+        let pitches = [0.0, 8, -8, 4, -4, 2, -2, 1, -1]
+        XCTAssertEqual(estimator.pose(Self.modelHead(yaw: 0, pitch: 8, drop: 0.7)).pitch, 0, accuracy: 1e-6, "the first frame is its own rest")
+        estimator.forgetFace()
+        for p in pitches { _ = estimator.pose(Self.modelHead(yaw: 0, pitch: p, drop: 0.7)) }
+        XCTAssertNotNil(estimator.rest)
+        XCTAssertEqual(estimator.pose(Self.modelHead(yaw: 0, pitch: 15, drop: 0.7)).pitch, 15, accuracy: 0.5)
+        estimator.forgetFace()
+        XCTAssertNil(estimator.rest)
     }
 
     func testPointerIsTheCircumcentre() {

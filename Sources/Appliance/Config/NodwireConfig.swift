@@ -70,17 +70,20 @@ enum ConfigSchema {
         let what = name == "nod" ? "pitch (yes)" : "yaw (no)"
         func key(_ k: String) -> String { "gestures.\(name).\(k)" }
         return [
-            .double(key("min_amplitude"), path.appending(path: \.minAmplitude), 2...60, "Degrees each swing of a \(what) must cover."),
-            .int(key("min_swings"), path.appending(path: \.minSwings), 2...10, "Swings needed (2 = out and back)."),
-            .double(key("min_swing_duration"), path.appending(path: \.minSwingDuration), 0...2, "Shortest swing, seconds."),
-            .double(key("max_swing_duration"), path.appending(path: \.maxSwingDuration), 0.05...5, "Longest swing, seconds."),
+            .double(key("min_amplitude"), path.appending(path: \.minAmplitude), 1...60, "Degrees every stroke of a \(what) must cover."),
+            .bool(key("single"), path.appending(path: \.single), "A single out-and-back counts (else two cycles are needed)."),
+            .double(key("single_range"), path.appending(path: \.singleRange), 1...90, "Degrees, end to end, a single out-and-back must cover."),
+            .double(key("max_rate"), path.appending(path: \.maxRate), 0.5...10, "Most cycles a second."),
+            .double(key("max_stroke"), path.appending(path: \.maxStroke), 0.1...5, "Slowest stroke, seconds."),
             .double(key("max_hold"), path.appending(path: \.maxHold), 0...5, "Longest pause at a turning point, seconds (longer is a look)."),
-            .double(key("max_duration"), path.appending(path: \.maxDuration), 0.2...10, "Longest whole gesture, seconds."),
-            .double(key("return_tolerance"), path.appending(path: \.returnTolerance), 0...1, "How near its start it must end, as a fraction of its smallest swing."),
-            .double(key("max_cross_ratio"), path.appending(path: \.maxCrossRatio), 0...2, "Most movement of the other axis, as a fraction of this one."),
-            .double(key("still_range"), path.appending(path: \.stillRange), 0.2...20, "Degrees within which the head counts as still."),
-            .double(key("still_before"), path.appending(path: \.stillBefore), 0...3, "Seconds of stillness needed before it."),
-            .double(key("settle"), path.appending(path: \.settle), 0.05...3, "Seconds of stillness after it before it is reported."),
+            .double(key("min_symmetry"), path.appending(path: \.minSymmetry), 0...1, "Smallest stroke as a fraction of the largest."),
+            .double(key("return_tolerance"), path.appending(path: \.returnTolerance), 0...2, "How near its start it must end, as a fraction of its largest stroke."),
+            .double(key("max_cross_ratio"), path.appending(path: \.maxCrossRatio), 0...5, "Most movement of the other axis, as a fraction of this one's range."),
+            .double(key("contrast"), path.appending(path: \.contrast), 0.1...10, "Largest stroke allowed just before it, as a fraction of its mean stroke."),
+            .double(key("contrast_window"), path.appending(path: \.contrastWindow), 0...10, "Seconds before it that contrast looks back over."),
+            .double(key("settle"), path.appending(path: \.settle), 0.05...3, "Seconds of rest that end a gesture (and a continuous answer)."),
+            .int(key("max_cycles"), path.appending(path: \.maxCycles), 1...10, "Most cycles looked back over."),
+            .double(key("hysteresis"), path.appending(path: \.hysteresis), 0.1...20, "Degrees the head must turn back before a turning point counts."),
         ]
     }
 }

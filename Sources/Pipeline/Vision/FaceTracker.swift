@@ -33,6 +33,11 @@ public final class FaceTracker {
     private var lastRecheck = 0.0
     private var missedRechecks = 0
     private var needsFirstFit = false
+    /// When a face was last seen: a face back within `HeadPoseEstimator`'s relearn time keeps its geometry.
+    private var lastFaceTime = -Double.infinity
+    /// A face gone longer than this (s) may be someone else: its head geometry is learnt again. The gesture
+    /// engine recalibrates after the same absence (gestures.calibration.recalibrate_after_loss's default).
+    public static let relearnFaceAfter = 5.0
 
     public init(settings: VisionSettings, model: ShapeModel) throws(VisionError) {
         self.settings = settings
@@ -87,6 +92,7 @@ public final class FaceTracker {
                 }
             }
         }
+        lastFaceTime = frame.time
         return (FaceObservation(box: fitted, landmarks: landmarks, pose: estimator.pose(landmarks)), work)
     }
 
@@ -101,6 +107,7 @@ public final class FaceTracker {
     }
 
     private func startTracking(_ found: FaceBox, at time: Double) {
+        if time - lastFaceTime > Self.relearnFaceAfter { estimator.forgetFace() }
         box = found
         velocity = Point2(x: 0, y: 0)
         isTracking = true
@@ -153,13 +160,12 @@ public final class FaceTracker {
                 boxes.append(d.box)
             }
         }
-        let still = HeadPoseEstimator(imageWidth: frame.width, imageHeight: frame.height,
-                                      focalLength: settings.focalLengthFactor * Double(max(frame.width, frame.height)),
-                                      mirrored: settings.mirrored)
+        let focal = settings.focalLengthFactor * Double(max(frame.width, frame.height))
         return boxes.map { found in
             var l = fitter.fit(frame, box: found)
             l = fitter.fit(frame, box: fitter.box(enclosing: l))
-            return FaceObservation(box: fitter.box(enclosing: l), landmarks: l, pose: still.pose(l))
+            return FaceObservation(box: fitter.box(enclosing: l), landmarks: l, pose: HeadPoseEstimator.stillPose(l, imageWidth: frame.width, imageHeight: frame.height,
+                                                                        focalLength: focal, mirrored: settings.mirrored))
         }
     }
 }

@@ -10,17 +10,41 @@ public struct HeadPose: Sendable, Equatable {
     public var pointer: Point2
 }
 
-/// Turns five landmarks into a head pose that a sideways lean or a step closer does not change.
+/// The two measurements the pose comes from: the base of the nose relative to the eye midpoint, along and
+/// across the eye line (so roll does not matter), in eye distances (so distance does not matter).
+public struct NoseOffset: Sendable, Equatable {
+    public var along: Double
+    public var across: Double
+    public init(along: Double, across: Double) { self.along = along; self.across = across }
+}
+
+/// Turns five landmarks into a head pose, relative to the person's own face, that a sideways lean or a step
+/// closer does not change.
 ///
-/// Signals (see docs/vision.md): the nose's offset from the eye midpoint, measured along and across the
-/// eye line (so roll does not matter) and divided by the eye distance (so distance does not matter).
-/// A small geometric head model turns the two ratios into angles; the viewing angle of the face, from
-/// the focal length, is removed so a head off to one side of the picture is not read as turned.
+/// **Head model** (docs/vision.md): the eye centres at ±½ eye distance, the base of the nose `drop` below
+/// their midpoint and `depth` in front of it. Pitching by θ turns (depth, drop) by θ, so with
+/// `a = drop·cosθ + depth·sinθ` and `b = depth·cosθ − drop·sinθ`, a² + b² = drop² + depth² for every pose.
+/// Turning by ψ then moves the nose sideways by b·sinψ while the eye line shortens by cosψ, so
+/// `along = b·tanψ` and `across = a / cosψ`. Both angles are solved from both measurements together: yaw
+/// does not leak into pitch (the across stretch of a turn is removed) and nothing is clamped.
+///
+/// **Person, not population**: how far a nose sits below the eyes differs from face to face, and a camera
+/// below or above the face changes it again. A fixed `drop` saturates (a level head read −40°). So `drop` is
+/// learnt from the first frames of each face (`geometrySamples`, the median), and pitch is relative to that
+/// rest. Only `depth`, which sets the scale of both angles, is a population figure (`noseDepth`).
 public struct HeadPoseEstimator: Sendable {
-    /// How far the base of the nose stands in front of the eye corners, in eye distances (about 0.5 for adults).
-    public static let noseDepth = 0.50
-    /// How far the base of the nose sits below the eye line, in eye distances, for a level head (~0.6).
-    public static let noseDrop = 0.60
+    /// How far the base of the nose stands in front of the eye-corner midpoints, in eye distances. Fitted to
+    /// the sweeps of the rendered faces (0.41, 0.57, 0.59, 0.52: docs/vision.md); a face with a flatter or
+    /// longer nose reads both angles up to ~15% small or large, which the gesture thresholds allow for.
+    public static let noseDepth = 0.52
+    /// How far the base of the nose sits below the eye line for a level head facing the camera, in eye
+    /// distances: used only until a face's own is known, and for stills. The rendered faces give 0.63-0.73.
+    public static let typicalDrop = 0.66
+    /// Frames of a newly found face whose median gives its own `drop` (a third of a second at 25-30 fps).
+    public static let geometrySamples = 9
+    /// Smallest `b` (the nose's depth after pitching) the solve accepts, as a fraction of `noseDepth`: beyond
+    /// it the nose base turns out of sight (pitch past ~35° down) and the pose holds its extreme, never folds.
+    static let minDepthFraction = 0.2
 
     public var imageWidth: Int
     public var imageHeight: Int
@@ -28,41 +52,82 @@ public struct HeadPoseEstimator: Sendable {
     public var focalLength: Double
     /// True when the camera delivers a mirrored picture (like a selfie preview): swaps left and right.
     public var mirrored: Bool
+    /// This face's own drop and the vertical viewing angle it was learnt at, once known.
+    public private(set) var rest: (drop: Double, viewY: Double)?
+    private var learning: [Double] = []
+    private var learningViewY = 0.0
 
     public init(imageWidth: Int, imageHeight: Int, focalLength: Double, mirrored: Bool) {
         self.imageWidth = imageWidth; self.imageHeight = imageHeight; self.focalLength = focalLength; self.mirrored = mirrored
+        learning.reserveCapacity(Self.geometrySamples)
     }
 
-    /// The ratios before any angle model: nose offset along / across the eye line, in eye distances.
-    public static func ratios(_ l: FaceLandmarks) -> (along: Double, across: Double) {
+    /// A new face (or the same after a long absence): learn its geometry again from the next frames.
+    public mutating func forgetFace() {
+        rest = nil
+        learning.removeAll(keepingCapacity: true)
+    }
+
+    /// The nose offset before any angle model.
+    public static func offset(_ l: FaceLandmarks) -> NoseOffset {
         let a = l.imageLeftEye, b = l.imageRightEye
         let eye = b - a
         let d = eye.length
-        guard d > 0 else { return (0, 0) }
+        guard d > 0 else { return NoseOffset(along: 0, across: 0) }
         let u = eye * (1 / d), n = Point2(x: -u.y, y: u.x)  // n points down the face for an upright head
         let v = l.nose - (a + b) * 0.5
-        return (v.dot(u) / d, v.dot(n) / d)
+        return NoseOffset(along: v.dot(u) / d, across: v.dot(n) / d)
     }
 
-    public func pose(_ l: FaceLandmarks) -> HeadPose {
-        let (along, across) = Self.ratios(l)
-        let depth = Self.noseDepth, drop = Self.noseDrop
-        // Turning by y moves the nose base sideways by depth*sin(y) while the eye line shortens by cos(y).
-        let apparentYaw = atan(along / depth)
-        // Pitching by p: drop*cos(p) + depth*sin(p), stretched by 1/cos(yaw) since the eye line shortened.
-        let r = (drop * drop + depth * depth).squareRoot(), phase = atan2(drop, depth)
-        let level = max(-1, min(1, across * cos(apparentYaw) / r))
-        let apparentPitchDown = asin(level) - phase
-        // Seen off-axis, a head facing the camera's axis looks turned toward the picture's edge by the viewing angle.
+    /// Solves the head model: image yaw ψ (nose toward the image's right) and pitch θ (down) in radians,
+    /// and the pitched height `a` of the nose, for a face whose level drop is `drop`.
+    static func solve(_ o: NoseOffset, drop: Double, depth: Double = noseDepth) -> (yaw: Double, pitchDown: Double, a: Double) {
+        let r2 = drop * drop + depth * depth, floor = minDepthFraction * depth
+        var b = depth, yaw = 0.0, a = drop
+        // Fixed point: b sets yaw from `along`, yaw sets a from `across`, a sets b. Contracts fast: three
+        // rounds move less than 0.05° on the rendered sweeps.
+        for _ in 0..<4 {
+            yaw = atan(o.along / b)
+            a = o.across * cos(yaw)
+            b = max(floor, (max(0, r2 - a * a)).squareRoot())
+        }
+        return (yaw, atan2(a, b) - atan2(drop, depth), a)
+    }
+
+    public mutating func pose(_ l: FaceLandmarks) -> HeadPose {
+        let o = Self.offset(l)
         let centre = (l.imageLeftEye + l.imageRightEye) * 0.5
+        // Seen off-axis, a head facing the camera's axis looks turned toward the picture's edge by the viewing angle.
         let viewX = atan((centre.x - Double(imageWidth) / 2) / focalLength)
         let viewY = atan((centre.y - Double(imageHeight) / 2) / focalLength)
-        let imageYaw = apparentYaw - viewX          // nose toward the image's right
-        let pitchDown = apparentPitchDown - viewY   // nose toward the image's bottom
+        let geometry = rest ?? learn(o, viewY: viewY)
+        let solved = Self.solve(o, drop: geometry.drop)
+        let imageYaw = solved.yaw - viewX                            // nose toward the image's right
+        let pitchDown = solved.pitchDown - (viewY - geometry.viewY)  // nose toward the image's bottom
         // Facing the camera, a person's own right is the image's left unless the picture is mirrored.
         let degrees = 180 / Double.pi
         return HeadPose(yaw: (mirrored ? imageYaw : -imageYaw) * degrees, pitch: -pitchDown * degrees,
                         pointer: Self.circumcentre(l.imageLeftEye, l.imageRightEye, l.nose))
+    }
+
+    /// One more frame of a new face: its level drop (the across offset with its turn removed), the median
+    /// of those seen so far; fixed once `geometrySamples` are in.
+    private mutating func learn(_ o: NoseOffset, viewY: Double) -> (drop: Double, viewY: Double) {
+        let a = Self.solve(o, drop: Self.typicalDrop).a
+        if learning.isEmpty { learningViewY = viewY }
+        learning.append(a)
+        let sorted = learning.sorted()
+        let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        let geometry = (drop: max(0.05, median), viewY: learningViewY)
+        if learning.count >= Self.geometrySamples { rest = geometry }
+        return geometry
+    }
+
+    /// A pose from fixed, typical proportions: for a single still, where there is no rest to learn from.
+    public static func stillPose(_ l: FaceLandmarks, imageWidth: Int, imageHeight: Int, focalLength: Double, mirrored: Bool) -> HeadPose {
+        var e = HeadPoseEstimator(imageWidth: imageWidth, imageHeight: imageHeight, focalLength: focalLength, mirrored: mirrored)
+        e.rest = (typicalDrop, 0)
+        return e.pose(l)
     }
 
     /// Centre of the circle through three points; their centroid when they are (nearly) on a line.

@@ -1,0 +1,245 @@
+/// Recent smoothed samples, oldest first, in a fixed ring: what the recognisers look back over.
+struct History: Sendable {
+    struct Entry: Sendable {
+        var time: Double
+        var yaw: Double
+        var pitch: Double
+        var pointerX: Double
+        var pointerY: Double
+        var faceSize: Double
+    }
+
+    private var ring: [Entry]
+    private var start = 0
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        ring = [Entry](repeating: Entry(time: 0, yaw: 0, pitch: 0, pointerX: 0, pointerY: 0, faceSize: 1), count: capacity)
+    }
+
+    subscript(i: Int) -> Entry { ring[(start + i) % ring.count] }
+
+    mutating func append(_ e: Entry) {
+        if count == ring.count {
+            ring[start] = e
+            start = (start + 1) % ring.count
+        } else {
+            ring[(start + count) % ring.count] = e
+            count += 1
+        }
+    }
+
+    mutating func removeAll() { start = 0; count = 0 }
+}
+
+/// The turning points of one axis, found with a hysteresis so sensor jitter is not a swing.
+struct TurningPoints: Sendable {
+    /// A turning point: when the head reached it, when it left it (a pause lies between), and where.
+    struct Point: Sendable, Equatable {
+        var arrived: Double
+        var left: Double
+        var value: Double
+    }
+
+    let hysteresis: Double
+    /// Confirmed turning points, oldest first (a rest where motion began counts as one).
+    private(set) var points: [Point] = []
+    /// The extreme of the stroke under way (or the rest, before any motion); nil before the first sample.
+    private(set) var current: Point?
+    /// +1 rising, −1 falling, 0 at rest.
+    private(set) var direction = 0
+    private let keep = 24
+
+    init(hysteresis: Double) {
+        self.hysteresis = hysteresis
+        points.reserveCapacity(keep + 1)
+    }
+
+    mutating func reset() { points.removeAll(keepingCapacity: true); current = nil; direction = 0 }
+
+    /// Adds a sample; true when it confirmed a new turning point.
+    mutating func add(_ v: Double, at t: Double) -> Bool {
+        guard var c = current else { current = Point(arrived: t, left: t, value: v); return false }
+        defer { current = c }
+        if direction == 0 {
+            if abs(v - c.value) <= hysteresis / 2 { c.left = t }
+            guard abs(v - c.value) >= hysteresis else { return false }
+            // Motion from a rest that `settle` already recorded: that turning point now has its leaving time.
+            if let last = points.last, last.arrived == c.arrived, last.value == c.value { points[points.count - 1] = c } else { push(c) }
+            direction = v > c.value ? 1 : -1
+            c = Point(arrived: t, left: t, value: v)
+            return false
+        }
+        if (v - c.value) * Double(direction) > 0 {
+            // Creeping on by jitter does not restart the clock at the extreme (the settle is timed from it).
+            c = (v - c.value) * Double(direction) > hysteresis / 4 ? Point(arrived: t, left: t, value: v) : Point(arrived: c.arrived, left: t, value: v)
+        } else if abs(v - c.value) <= hysteresis / 2 {
+            c.left = t
+        } else if abs(v - c.value) >= hysteresis {
+            push(c)
+            direction = -direction
+            c = Point(arrived: t, left: t, value: v)
+            return true
+        }
+        return false
+    }
+
+    /// The stroke under way has stopped: its extreme becomes a turning point and the axis is at rest there.
+    mutating func settle() {
+        guard let c = current, direction != 0 else { return }
+        push(c)
+        direction = 0
+        current = c
+    }
+
+    private mutating func push(_ p: Point) {
+        if points.count == keep { points.removeFirst() }
+        points.append(p)
+    }
+}
+
+/// Finds nods (axis = pitch) and shakes (axis = yaw) in one axis's turning points. Pure: samples and
+/// settings in, gestures out. The rules and the reasoning behind each are in docs/gestures.md:
+/// - a gesture is 2 to 8 strokes (one-way movements) between turning points, each stroke at least
+///   `minAmplitude`, none much smaller than the others, none paused at a turning point;
+/// - at a human nodding rate: strokes together no faster than `maxRate`, none slower than `maxStroke`;
+/// - one axis: the other moves at most `maxCrossRatio` of this one's range, and the head does not travel;
+/// - it stands out from what came before: no stroke in the `contrastWindow` before it bigger than
+///   `contrast` × its mean stroke (talking that turns into a nod is fine when the nod is bigger);
+/// - it ends back where it began (within `returnTolerance`) once the head rests `settle`, or it is a
+///   sustained oscillation of at least two cycles, reported without waiting for its end;
+/// - one or one-and-a-half strokes pairs (a single down-and-up) count only when `single` is set and the
+///   range is at least `singleRange`: a quick dip while talking is a single stroke pair of a few degrees.
+/// One event per answer: after a gesture, nothing more on this axis until the head has rested.
+struct SwingRecognizer: Sendable {
+    enum Axis: Sendable { case yaw, pitch }
+
+    struct Found: Equatable, Sendable {
+        var cycles: Int
+        var startTime: Double
+        var endTime: Double
+        var range: Double
+    }
+
+    let axis: Axis
+    let settings: GestureSettings.Swing
+    let maxTranslation: Double
+    private(set) var turns: TurningPoints
+    /// True from a reported gesture until the head rests: the rest of that answer.
+    private(set) var engaged = false
+    private var notBefore = -Double.infinity
+
+    init(axis: Axis, settings: GestureSettings.Swing, maxTranslation: Double) {
+        self.axis = axis; self.settings = settings; self.maxTranslation = maxTranslation
+        turns = TurningPoints(hysteresis: settings.hysteresis)
+    }
+
+    mutating func reset() {
+        turns.reset()
+        engaged = false
+        notBefore = -.infinity
+    }
+
+    /// Nothing that began before `time` may be part of a gesture (another gesture was reported).
+    mutating func consume(until time: Double) { notBefore = max(notBefore, time) }
+
+    /// True while this axis is in a swing big enough to be part of a gesture (for holding back looks).
+    var isSwinging: Bool {
+        guard let c = turns.current, turns.direction != 0, let last = turns.points.last else { return false }
+        return abs(c.value - last.value) >= settings.minAmplitude || engaged
+    }
+
+    private func value(_ e: History.Entry) -> Double { axis == .yaw ? e.yaw : e.pitch }
+    private func other(_ e: History.Entry) -> Double { axis == .yaw ? e.pitch : e.yaw }
+
+    /// Takes the newest sample (already appended to `history`); returns a gesture that it completes.
+    mutating func update(_ history: History) -> Found? {
+        guard history.count > 0 else { return nil }
+        let newest = history[history.count - 1]
+        let t = newest.time
+        if turns.add(value(newest), at: t) {
+            // A turning point mid-motion: a sustained oscillation can be reported without waiting for its end.
+            guard !engaged else { return nil }
+            return best(ending: turns.points.count - 1, settled: false, history)
+        }
+        guard turns.direction != 0, let c = turns.current, t - c.arrived >= settings.settle else { return nil }
+        turns.settle()
+        if engaged { engaged = false; notBefore = c.left; return nil }
+        return best(ending: turns.points.count - 1, settled: true, history)
+    }
+
+    private mutating func best(ending end: Int, settled: Bool, _ h: History) -> Found? {
+        let p = turns.points
+        let most = settings.maxCycles * 2
+        let fewest = settled ? 2 : 4
+        guard end >= fewest else { return nil }
+        for strokes in fewest...min(most, end) {
+            if let found = check(p, from: end - strokes, to: end, settled: settled, h) {
+                engaged = !settled
+                notBefore = p[end].left
+                return found
+            }
+        }
+        return nil
+    }
+
+    nonisolated(unsafe) static var debug = false
+    private func check(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool, _ h: History) -> Found? {
+        let r = check0(p, from: a, to: b, settled: settled, h)
+        if Self.debug {
+            let pts = p[a...b].map { "\(Int(($0.arrived*30).rounded())):\(Int(($0.left*30).rounded()))@\(Int($0.value.rounded()))" }.joined(separator: " ")
+            print("DBG \(axis) settled=\(settled) [\(pts)] -> \(r.1)")
+        }
+        return r.0
+    }
+
+    /// Whether the strokes between turning points `a` and `b` are a gesture.
+    private func check0(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool, _ h: History) -> (Found?, String) {
+        let s = settings
+        let strokes = b - a
+        guard p[a].left >= notBefore else { return (nil, "consumed") }
+        var smallest = Double.infinity, largest = 0.0, total = 0.0, lo = p[a].value, hi = lo
+        for i in (a + 1)...b {
+            let size = abs(p[i].value - p[i - 1].value), duration = p[i].arrived - p[i - 1].left
+            guard duration <= s.maxStroke, duration > 0 else { return (nil, "slow stroke \(duration)") }
+            // A pause at a turning point inside the gesture is a held look, not a nod.
+            if i < b, p[i].left - p[i].arrived > s.maxHold { return (nil, "hold") }
+            smallest = min(smallest, size); largest = max(largest, size); total += size
+            lo = min(lo, p[i].value); hi = max(hi, p[i].value)
+        }
+        let range = hi - lo, mean = total / Double(strokes)
+        guard smallest >= s.minAmplitude, smallest >= s.minSymmetry * largest else { return (nil, "amp \(smallest) \(largest)") }
+        let duration = p[b].arrived - p[a].left
+        guard duration > 0, Double(strokes) / (2 * duration) <= s.maxRate else { return (nil, "rate") }
+        if strokes < 4 {
+            guard s.single, range >= s.singleRange else { return (nil, "single range \(range)") }
+        }
+        if settled {
+            guard abs(p[b].value - p[a].value) <= s.returnTolerance * largest else { return (nil, "return") }
+        }
+        // What came before: no stroke as big in the contrast window.
+        var i = a
+        while i > 0, p[a].left - p[i - 1].arrived <= s.contrastWindow {
+            if abs(p[i].value - p[i - 1].value) > s.contrast * mean { return (nil, "contrast") }
+            i -= 1
+        }
+        // The other axis and the head's travel over the gesture, from the history.
+        var olo = Double.infinity, ohi = -Double.infinity, travel = 0.0, origin: History.Entry?
+        for k in stride(from: h.count - 1, through: 0, by: -1) {
+            let e = h[k]
+            if e.time > p[b].arrived { continue }
+            if e.time < p[a].left { break }
+            olo = min(olo, other(e)); ohi = max(ohi, other(e))
+            if let o = origin {
+                let dx = e.pointerX - o.pointerX, dy = e.pointerY - o.pointerY
+                travel = max(travel, (dx * dx + dy * dy).squareRoot() / max(1, o.faceSize))
+            } else {
+                origin = e
+            }
+        }
+        if olo <= ohi { guard ohi - olo <= s.maxCrossRatio * range else { return (nil, "cross \(ohi-olo) \(range)") } }
+        guard travel <= maxTranslation else { return (nil, "travel \(travel)") }
+        return (Found(cycles: max(1, strokes / 2), startTime: p[a].left, endTime: p[b].arrived, range: range), "FOUND")
+    }
+}
+public func debugSwings(_ on: Bool) { SwingRecognizer.debug = on }
