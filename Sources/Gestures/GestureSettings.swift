@@ -74,9 +74,9 @@ public struct GestureSettings: Sendable, Equatable {
         /// Each stroke at least this fraction of the largest: a nod goes down and comes back.
         public var minSymmetry = 0.35
         /// It must end within this fraction of its largest stroke of where it began.
-        public var returnTolerance = 0.5
+        public var returnTolerance = 0.35
         /// The other axis may move at most this fraction of this axis's range.
-        public var maxCrossRatio = 0.6
+        public var maxCrossRatio = 0.5
         /// In the `contrastWindow` seconds before it, no stroke may exceed `contrast` x its mean stroke: a nod
         /// stands out of the motion before it (talking's own sways), however soon after talking it comes.
         public var contrast = 0.7
@@ -128,8 +128,8 @@ public struct GestureSettings: Sendable, Equatable {
     public var zones = Zones()
     public var continuous = Continuous()
     public var discrete = Discrete()
-    public var nod = Swing(minAmplitude: 3, singleRange: 11)
-    public var shake = Swing(minAmplitude: 4, singleRange: 14)
+    public var nod = Swing(minAmplitude: 3, singleRange: 12)
+    public var shake = Swing(minAmplitude: 4, singleRange: 36)
     /// After a nod or shake, nothing else fires for this long (s): one event per gesture.
     public var refractory = 1.2
     public var proportional = Proportional()

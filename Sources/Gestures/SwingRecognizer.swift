@@ -183,44 +183,34 @@ struct SwingRecognizer: Sendable {
         return nil
     }
 
-    nonisolated(unsafe) static var debug = false
-    private func check(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool, _ h: History) -> Found? {
-        let r = check0(p, from: a, to: b, settled: settled, h)
-        if Self.debug {
-            let pts = p[a...b].map { "\(Int(($0.arrived*30).rounded())):\(Int(($0.left*30).rounded()))@\(Int($0.value.rounded()))" }.joined(separator: " ")
-            print("DBG \(axis) settled=\(settled) [\(pts)] -> \(r.1)")
-        }
-        return r.0
-    }
-
     /// Whether the strokes between turning points `a` and `b` are a gesture.
-    private func check0(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool, _ h: History) -> (Found?, String) {
+    private func check(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool, _ h: History) -> Found? {
         let s = settings
         let strokes = b - a
-        guard p[a].left >= notBefore else { return (nil, "consumed") }
+        guard p[a].left >= notBefore else { return nil }
         var smallest = Double.infinity, largest = 0.0, total = 0.0, lo = p[a].value, hi = lo
         for i in (a + 1)...b {
             let size = abs(p[i].value - p[i - 1].value), duration = p[i].arrived - p[i - 1].left
-            guard duration <= s.maxStroke, duration > 0 else { return (nil, "slow stroke \(duration)") }
+            guard duration <= s.maxStroke, duration > 0 else { return nil }
             // A pause at a turning point inside the gesture is a held look, not a nod.
-            if i < b, p[i].left - p[i].arrived > s.maxHold { return (nil, "hold") }
+            if i < b, p[i].left - p[i].arrived > s.maxHold { return nil }
             smallest = min(smallest, size); largest = max(largest, size); total += size
             lo = min(lo, p[i].value); hi = max(hi, p[i].value)
         }
         let range = hi - lo, mean = total / Double(strokes)
-        guard smallest >= s.minAmplitude, smallest >= s.minSymmetry * largest else { return (nil, "amp \(smallest) \(largest)") }
+        guard smallest >= s.minAmplitude, smallest >= s.minSymmetry * largest else { return nil }
         let duration = p[b].arrived - p[a].left
-        guard duration > 0, Double(strokes) / (2 * duration) <= s.maxRate else { return (nil, "rate") }
+        guard duration > 0, Double(strokes) / (2 * duration) <= s.maxRate else { return nil }
         if strokes < 4 {
-            guard s.single, range >= s.singleRange else { return (nil, "single range \(range)") }
+            guard s.single, range >= s.singleRange else { return nil }
         }
         if settled {
-            guard abs(p[b].value - p[a].value) <= s.returnTolerance * largest else { return (nil, "return") }
+            guard abs(p[b].value - p[a].value) <= s.returnTolerance * largest else { return nil }
         }
         // What came before: no stroke as big in the contrast window.
         var i = a
         while i > 0, p[a].left - p[i - 1].arrived <= s.contrastWindow {
-            if abs(p[i].value - p[i - 1].value) > s.contrast * mean { return (nil, "contrast") }
+            if abs(p[i].value - p[i - 1].value) > s.contrast * mean { return nil }
             i -= 1
         }
         // The other axis and the head's travel over the gesture, from the history.
@@ -237,9 +227,8 @@ struct SwingRecognizer: Sendable {
                 origin = e
             }
         }
-        if olo <= ohi { guard ohi - olo <= s.maxCrossRatio * range else { return (nil, "cross \(ohi-olo) \(range)") } }
-        guard travel <= maxTranslation else { return (nil, "travel \(travel)") }
-        return (Found(cycles: max(1, strokes / 2), startTime: p[a].left, endTime: p[b].arrived, range: range), "FOUND")
+        if olo <= ohi { guard ohi - olo <= s.maxCrossRatio * range else { return nil } }
+        guard travel <= maxTranslation else { return nil }
+        return Found(cycles: max(1, strokes / 2), startTime: p[a].left, endTime: p[b].arrived, range: range)
     }
 }
-public func debugSwings(_ on: Bool) { SwingRecognizer.debug = on }
