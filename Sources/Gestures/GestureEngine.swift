@@ -216,6 +216,8 @@ public struct GestureEngine: Sendable {
                 if b == e.direction { e.distance = max(e.distance, Self.distance(offset, b)) }
             }
             if posture { e.posture = true }
+            // An excursion that began in a nod or shake (or its refractory time) is part of it, not a look.
+            if excursion == nil, quiet || nodRecognizer.engaged || shakeRecognizer.engaged { e.posture = true }
             excursion = e
         } else if let e = excursion {
             let d = settings.discrete

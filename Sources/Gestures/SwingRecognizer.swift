@@ -162,7 +162,8 @@ struct SwingRecognizer: Sendable {
             guard !engaged else { return nil }
             return best(ending: turns.points.count - 1, settled: false, history)
         }
-        guard turns.direction != 0, let c = turns.current, t - c.arrived >= settings.settle else { return nil }
+        // Rested: no new extreme for `settle`, and still near it now (a slow swing turning over is not a rest).
+        guard turns.direction != 0, let c = turns.current, t - c.arrived >= settings.settle, c.left >= t else { return nil }
         turns.settle()
         if engaged { engaged = false; notBefore = c.left; return nil }
         return best(ending: turns.points.count - 1, settled: true, history)

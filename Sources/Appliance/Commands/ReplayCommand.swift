@@ -58,6 +58,8 @@ struct Replay {
     struct Summary {
         var frames = 0
         var framesWithFace = 0
+        /// The recording's frames per second.
+        var frameRate = 0.0
         var cost = CostSummary(expectedCount: 4096)
         var wallSeconds = 0.0
         /// The governed loop's own account, when a budget applied.
@@ -76,14 +78,17 @@ struct Replay {
     /// Governs the rate when set (frames are skipped to stay inside the CPU budget); nil processes every frame.
     var budget: BudgetSettings? = nil
 
-    /// `beforeFrame` gets each frame's time before it is processed (the outputs wait for it there).
+    /// `beforeFrame` gets each frame's time before it is processed (the outputs wait for it there);
+    /// `onFrame` each processed frame's vision result (`nodwire evaluate` scores its pose).
     func run(realtime: Bool = false, beforeFrame: (Double) throws -> Void = { _ in },
+             onFrame: (FrameResult) throws -> Void = { _ in },
              onEvent: (GestureEvent) throws -> Void) throws -> Summary {
         var source: Y4MReader
         do { source = try Y4MReader(path: file) } catch { throw Failure(message: "\(error)", exitCode: 66) }
         var engine = GestureEngine(settings: settings.gestures)
         var frame = source.makeFrame()
         var summary = Summary()
+        summary.frameRate = source.frameRate
         var loop = budget.map { GovernedLoop(settings: $0, startTime: 0, readSensors: false) }
         let wallStart = MonotonicClock.now()
         while true {
@@ -102,6 +107,7 @@ struct Replay {
             reportNotices(&loop)
             summary.cost.add(result.cpuMilliseconds)
             if result.face != nil { summary.framesWithFace += 1 }
+            try onFrame(result)
             for event in engine.process(HeadSample(result)) { try onEvent(event) }
         }
         summary.wallSeconds = MonotonicClock.now() - wallStart

@@ -83,13 +83,24 @@ public struct HeadPoseEstimator: Sendable {
     /// and the pitched height `a` of the nose, for a face whose level drop is `drop`.
     static func solve(_ o: NoseOffset, drop: Double, depth: Double = noseDepth) -> (yaw: Double, pitchDown: Double, a: Double) {
         let r2 = drop * drop + depth * depth, floor = minDepthFraction * depth
-        var b = depth, yaw = 0.0, a = drop
-        // Fixed point: b sets yaw from `along`, yaw sets a from `across`, a sets b. Contracts fast: three
-        // rounds move less than 0.05° on the rendered sweeps.
-        for _ in 0..<4 {
+        let x2 = o.along * o.along, y2 = o.across * o.across
+        // With s = sin²ψ, a = across·cosψ and b = along·cosψ/sinψ on the circle a² + b² = r² give
+        // y²s² + (r² + x² − y²)s − x² = 0, whose one root in [0, 1] is the turn (the roots' product is −x²/y²).
+        var sinSquared = 0.0
+        if y2 > 1e-12 {
+            let k = r2 + x2 - y2
+            sinSquared = min(1, max(0, (-k + (k * k + 4 * y2 * x2).squareRoot()) / (2 * y2)))
+        } else {
+            sinSquared = x2 / (x2 + r2)   // nose on the eye line: all of r is depth
+        }
+        var yaw = (o.along < 0 ? -1.0 : 1.0) * asin(sinSquared.squareRoot())
+        var a = o.across * cos(yaw)
+        var b = (max(0, r2 - a * a)).squareRoot()
+        if b < floor {
+            // Past where the nose base turns out of sight (or noise beyond the model): hold the extreme.
+            b = floor
             yaw = atan(o.along / b)
-            a = o.across * cos(yaw)
-            b = max(floor, (max(0, r2 - a * a)).squareRoot())
+            a = (r2 - b * b).squareRoot() * (o.across < 0 ? -1 : 1)
         }
         return (yaw, atan2(a, b) - atan2(drop, depth), a)
     }
@@ -113,7 +124,7 @@ public struct HeadPoseEstimator: Sendable {
     /// One more frame of a new face: its level drop (the across offset with its turn removed), the median
     /// of those seen so far; fixed once `geometrySamples` are in.
     private mutating func learn(_ o: NoseOffset, viewY: Double) -> (drop: Double, viewY: Double) {
-        let a = Self.solve(o, drop: Self.typicalDrop).a
+        let a = o.across * cos(atan(o.along / Self.noseDepth))   // a turned head's across stretch removed
         if learning.isEmpty { learningViewY = viewY }
         learning.append(a)
         let sorted = learning.sorted()

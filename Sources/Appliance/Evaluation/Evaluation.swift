@@ -1,0 +1,94 @@
+import Foundation
+import Gestures
+import Pipeline
+
+/// One clip to evaluate: the recording, its labels and, for synthetic clips, its true pose.
+struct LabelledClip: Sendable {
+    var name: String
+    var video: String
+    var labels: ClipLabels
+    var truth: PoseTruth?
+}
+
+/// What one clip gave.
+struct ClipReport: Sendable {
+    var name: String
+    var frames: Int
+    var framesWithFace: Int
+    var gestures: GestureScore
+    var pose: PoseScore?
+
+    var faceFraction: Double { frames > 0 ? Double(framesWithFace) / Double(frames) : 0 }
+}
+
+/// The sum over clips; the pose errors as the median of the clips' and the worst cross-talk of any.
+struct EvaluationTotals: Sendable {
+    var clips = 0
+    var frames = 0
+    var framesWithFace = 0
+    var gestures = GestureScore()
+    var poseClips = 0
+    var medianRmsYaw: Double?
+    var medianRmsPitch: Double?
+    var worstCrossTalk: Double?
+
+    var faceFraction: Double { frames > 0 ? Double(framesWithFace) / Double(frames) : 0 }
+
+    init(_ reports: [ClipReport]) {
+        for r in reports {
+            clips += 1
+            frames += r.frames
+            framesWithFace += r.framesWithFace
+            gestures = gestures + r.gestures
+        }
+        let poses = reports.compactMap(\.pose)
+        poseClips = poses.count
+        if !poses.isEmpty {
+            medianRmsYaw = PoseScore.median(poses.map(\.rmsYaw))
+            medianRmsPitch = PoseScore.median(poses.map(\.rmsPitch))
+        }
+        worstCrossTalk = poses.compactMap(\.crossTalk).max()
+    }
+}
+
+/// Every labelled clip of a folder, replayed through the whole pipeline and scored.
+struct Evaluation {
+    let settings: NodwireConfig
+    /// A fresh processor for each clip: the tracker must not carry one clip's face into the next.
+    let makeProcessor: () throws -> FaceProcessor
+
+    /// The clips of `directory`, sorted by name, their labels and poses read and checked before anything
+    /// is replayed (a broken file is reported at once, not after minutes of replay). A recording without
+    /// labels is passed to `skipped`.
+    static func clips(in directory: String, skipped: (String) -> Void = { _ in }) throws(EvaluationError) -> [LabelledClip] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder.boolValue,
+              let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { throw .noDirectory(directory) }
+        let folder = URL(fileURLWithPath: directory)
+        var clips: [LabelledClip] = []
+        for file in names.sorted() where file.hasSuffix(".y4m") {
+            let name = String(file.dropLast(4))
+            let path = { (suffix: String) in folder.appendingPathComponent(name + suffix).path }
+            guard FileManager.default.fileExists(atPath: path(".labels.json")) else { skipped(path(".y4m")); continue }
+            let truth = FileManager.default.fileExists(atPath: path(".pose.csv")) ? try PoseTruth.read(path: path(".pose.csv")) : nil
+            let labels = try ClipLabels.read(path: path(".labels.json"))
+            clips.append(LabelledClip(name: name, video: path(".y4m"), labels: labels, truth: truth))
+        }
+        guard !clips.isEmpty else { throw .noClips(directory) }
+        return clips
+    }
+
+    /// Replays one clip, every frame, and scores what came out. The pose is the vision core's own, before
+    /// the gesture engine smooths it.
+    func run(_ clip: LabelledClip) throws -> ClipReport {
+        var events: [GestureEvent] = []
+        var measured: [Int: Angles] = [:]
+        let summary = try Replay(file: clip.video, settings: settings, processor: try makeProcessor())
+            .run(onFrame: { result in
+                if let pose = result.face?.pose { measured[result.index] = Angles(yaw: pose.yaw, pitch: pose.pitch) }
+            }, onEvent: { events.append($0) })
+        return ClipReport(name: clip.name, frames: summary.frames, framesWithFace: summary.framesWithFace,
+                          gestures: GestureScore(events: events, labels: clip.labels, frameRate: summary.frameRate),
+                          pose: clip.truth.flatMap { PoseScore(measured: measured, truth: $0.poses) })
+    }
+}

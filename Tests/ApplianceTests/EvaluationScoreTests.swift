@@ -1,0 +1,277 @@
+@testable import Appliance
+import Foundation
+import Gestures
+import XCTest
+
+/// The scoring of `nodwire evaluate` on hand-made events and labels: every rule of docs/accuracy.md.
+final class EvaluationScoreTests: XCTestCase {
+    private func seg(_ label: SegmentLabel, _ start: Int, _ end: Int) -> LabelSegment { LabelSegment(label: label, start: start, end: end) }
+    private func ev(_ kind: GestureKind, _ frame: Int, _ direction: Direction? = nil) -> GestureEvent {
+        GestureEvent(kind, frame: frame, time: Double(frame) / 30, direction: direction)
+    }
+    private func score(_ events: [GestureEvent], _ segments: [LabelSegment], fps: Double = 30) -> GestureScore {
+        GestureScore(events: events, labels: ClipLabels(segments: segments), frameRate: fps)
+    }
+
+    func testNodsAndShakesAreFoundMissedAndCountedApart() {
+        let s = score([ev(.nod, 120), ev(.nod, 125), ev(.calibrated, 130), ev(.shake, 400)],
+                      [seg(.nod, 100, 130), seg(.nod, 200, 230), seg(.shake, 300, 330), seg(.shake, 390, 420)])
+        XCTAssertEqual(s.nod, KindScore(segments: 2, found: 1, falseEvents: 0, missedAt: [200], falseAt: []))
+        XCTAssertEqual(s.shake, KindScore(segments: 2, found: 1, falseEvents: 0, missedAt: [300], falseAt: []))
+        XCTAssertEqual(s.nod.missed, 1)
+        XCTAssertEqual(s.look, KindScore())
+    }
+
+    func testAnEventOfTheOtherKindNeitherFindsNorExcusesItself() {
+        let s = score([ev(.shake, 110)], [seg(.nod, 100, 130)])
+        XCTAssertEqual(s.nod.found, 0)
+        XCTAssertEqual(s.shake.falseAt, [110], "a shake during a nod is a false shake")
+    }
+
+    func testWindowRunsFromEightBeforeToFifteenAfter() {
+        let labels = [seg(.nod, 100, 130)]
+        for (frame, inside) in [(91, false), (92, true), (145, true), (146, false)] {
+            let s = score([ev(.nod, frame)], labels)
+            XCTAssertEqual(s.nod.found, inside ? 1 : 0, "nod at \(frame)")
+            XCTAssertEqual(s.nod.falseEvents, inside ? 0 : 1, "nod at \(frame)")
+        }
+    }
+
+    func testFalseNodsAndShakesInTalkingAreCountedPerMinuteOfTalking() {
+        // 150 + 75 + 75 frames of talking, expression and lean at 30 fps: 10 s.
+        let s = score([ev(.nod, 320), ev(.shake, 610), ev(.nod, 700), ev(.shake, 50), ev(.look, 330, .up)],
+                      [seg(.none, 0, 299), seg(.noneTalking, 300, 449), seg(.noneExpression, 600, 674),
+                       seg(.noneLateralLean, 675, 749), seg(.none, 750, 800)])
+        XCTAssertEqual(s.nod.falseEvents, 2)
+        XCTAssertEqual(s.shake.falseAt, [610, 50])
+        XCTAssertEqual(s.falseInTalking, 3, "the shake at 50 is false, but not in talking; looks do not count here")
+        XCTAssertEqual(s.talkingSeconds, 10, accuracy: 1e-9)
+        XCTAssertEqual(s.falseInTalkingPerMinute ?? -1, 18, accuracy: 1e-9)
+        XCTAssertNil(score([ev(.nod, 5)], [seg(.none, 0, 10)]).falseInTalkingPerMinute, "no talking, no rate")
+    }
+
+    func testLooksTakeThePersonsOwnDirection() {
+        let labels = [seg(.turnNoseToImageLeft, 100, 130), seg(.turnNoseToImageRight, 200, 230),
+                      seg(.lookUp, 300, 330), seg(.lookDown, 400, 430)]
+        let right = score([ev(.lookStart, 110, .right), ev(.look, 215, .left), ev(.lookStart, 310, .up), ev(.look, 440, .down)], labels)
+        XCTAssertEqual(right.look, KindScore(segments: 4, found: 4, falseEvents: 0, missedAt: [], falseAt: []))
+        XCTAssertEqual(right.wrongDirection, 0)
+        let mirrored = score([ev(.lookStart, 110, .left), ev(.look, 215, .right)], labels)
+        XCTAssertEqual(mirrored.look.found, 0)
+        XCTAssertEqual(mirrored.look.missedAt, [100, 200, 300, 400])
+        XCTAssertEqual(mirrored.wrongDirection, 2)
+        XCTAssertEqual(mirrored.wrongDirectionAt, [110, 215])
+        XCTAssertEqual(mirrored.look.falseEvents, 0, "wrong, not false")
+    }
+
+    func testLookStopIsNotALookAndLooksOutsideEveryWindowAreFalse() {
+        let s = score([ev(.lookStop, 600, .up), ev(.look, 600, .up), ev(.lookStart, 105, .down), ev(.look, 245, .left)],
+                      [seg(.nod, 100, 130), seg(.turnNoseToImageRight, 200, 230)])
+        XCTAssertEqual(s.look.falseAt, [600], "a look during a nod is excused; look_stop is not scored")
+        XCTAssertEqual(s.look.found, 1, "245 is the right direction, within end + 15")
+    }
+
+    func testOverlappingLookWindowsAcceptEitherDirection() {
+        let labels = [seg(.turnNoseToImageLeft, 100, 130), seg(.turnNoseToImageRight, 131, 160)]
+        let s = score([ev(.look, 140, .right), ev(.look, 128, .left)], labels)
+        XCTAssertEqual(s.look.found, 2)
+        XCTAssertEqual(s.wrongDirection, 0)
+    }
+
+    func testTotalsAddClips() {
+        let a = score([ev(.nod, 110)], [seg(.nod, 100, 130), seg(.noneTalking, 200, 259)])
+        let b = score([ev(.nod, 230)], [seg(.shake, 100, 130), seg(.noneTalking, 200, 259)], fps: 60)
+        let t = a + b
+        XCTAssertEqual(t.nod, KindScore(segments: 1, found: 1, falseEvents: 1, missedAt: [], falseAt: [230]))
+        XCTAssertEqual(t.shake.missedAt, [100])
+        XCTAssertEqual(t.falseInTalking, 1)
+        XCTAssertEqual(t.talkingSeconds, 3, accuracy: 1e-9)
+    }
+
+    // MARK: pose
+
+    /// 100 frames: still for the first 40, then turning. The measured pose is the truth plus a fixed offset
+    /// (which does not count), plus a known error.
+    private func poses(yawError: (Int) -> Double = { _ in 0 }, pitchError: (Int) -> Double = { _ in 0 },
+                       trueYaw: (Int) -> Double = { $0 < 40 ? 0 : Double($0 - 40) / 3 }) -> (measured: [Int: Angles], truth: [Int: Angles]) {
+        var measured: [Int: Angles] = [:], truth: [Int: Angles] = [:]
+        for f in 0..<100 {
+            let t = Angles(yaw: trueYaw(f), pitch: f < 40 ? 0 : -5)
+            truth[f] = t
+            measured[f] = Angles(yaw: t.yaw + 7 + yawError(f), pitch: t.pitch - 4 + pitchError(f))
+        }
+        return (measured, truth)
+    }
+
+    func testPoseErrorIsRMSAfterTheStartingOffset() throws {
+        let exact = try XCTUnwrap(PoseScore(measured: poses().measured, truth: poses().truth))
+        XCTAssertEqual(exact.offset, Angles(yaw: 7, pitch: -4))
+        XCTAssertEqual(exact.rmsYaw, 0, accuracy: 1e-9)
+        XCTAssertEqual(exact.rmsPitch, 0, accuracy: 1e-9)
+        XCTAssertEqual(exact.frames, 100)
+
+        // Yaw 2° off on half of the 100 frames (all within 30° yaw): RMS √2; pitch 1° off on 25.
+        let p = poses(yawError: { $0 >= 50 ? 2 : 0 }, pitchError: { $0 >= 75 ? -1 : 0 })
+        let score = try XCTUnwrap(PoseScore(measured: p.measured, truth: p.truth))
+        XCTAssertEqual(score.rmsYaw, 2.0.squareRoot(), accuracy: 1e-9)
+        XCTAssertEqual(score.rmsPitch, 0.5, accuracy: 1e-9)
+    }
+
+    func testOffsetIsTheMedianOfTheFirstThirtyCommonFrames() throws {
+        var p = poses(yawError: { $0 == 3 ? 40 : 0 })          // one wild frame does not move a median
+        for f in 0..<5 { p.measured[f] = nil }                   // no face: the 30 are frames 5-34
+        p.measured[35] = Angles(yaw: 0, pitch: 0)                // 35 is the 31st: not in the offset
+        let score = try XCTUnwrap(PoseScore(measured: p.measured, truth: p.truth))
+        XCTAssertEqual(score.offset, Angles(yaw: 7, pitch: -4))
+        XCTAssertEqual(score.frames, 95)
+        XCTAssertEqual(score.truthFrames, 100)
+        XCTAssertEqual(PoseScore.median([3, 1, 2, 10]), 2.5)
+    }
+
+    func testPoseErrorCountsTheCoreRangeAndCrossTalkTheWideTurns() throws {
+        // Truth turns to 59° (frames 40-99); a yaw error of 10° beyond 30° is outside the core and does not
+        // count. Pitch reads 3° high once past 20° yaw: cross-talk.
+        let p = poses(pitchError: { $0 - 40 > 20 ? 3 : 0 }, trueYaw: { $0 < 40 ? 0 : Double($0 - 40) })
+        var measured = p.measured
+        for f in 0..<100 where p.truth[f]!.yaw > 30 { measured[f]!.yaw += 10 }
+        let score = try XCTUnwrap(PoseScore(measured: measured, truth: p.truth))
+        XCTAssertEqual(score.rmsYaw, 0, accuracy: 1e-9)
+        XCTAssertEqual(score.crossTalk ?? -1, 3, accuracy: 1e-9)
+        let core = (0..<100).filter { abs(p.truth[$0]!.yaw) <= 30 }.count
+        let high = (0..<100).filter { abs(p.truth[$0]!.yaw) <= 30 && p.truth[$0]!.yaw > 20 }.count
+        XCTAssertEqual(score.rmsPitch, (9 * Double(high) / Double(core)).squareRoot(), accuracy: 1e-9)
+        XCTAssertNil(try XCTUnwrap(PoseScore(measured: poses(trueYaw: { _ in 0 }).measured, truth: poses(trueYaw: { _ in 0 }).truth)).crossTalk)
+    }
+
+    func testTooFewFramesGiveNoPoseScore() {
+        var p = poses()
+        for f in 41..<100 { p.measured[f] = nil }
+        XCTAssertNotNil(PoseScore(measured: p.measured, truth: p.truth), "41 frames")
+        p.measured[40] = nil
+        XCTAssertNil(PoseScore(measured: p.measured, truth: p.truth), "40 frames")
+    }
+
+    func testTotalsTakeTheMedianPoseAndWorstCrossTalk() throws {
+        func report(_ yawError: Double, _ crossTalk: Double) throws -> ClipReport {
+            let p = poses(pitchError: { $0 - 40 > 20 ? crossTalk : 0 }, trueYaw: { $0 < 40 ? 0 : Double($0 - 40) })
+            var pose = try XCTUnwrap(PoseScore(measured: p.measured, truth: p.truth))
+            pose.rmsYaw = yawError
+            return ClipReport(name: "c", frames: 100, framesWithFace: 90, gestures: GestureScore(), pose: pose)
+        }
+        let t = EvaluationTotals([try report(1, 2), try report(5, 1), try report(2, 4),
+                                  ClipReport(name: "real", frames: 100, framesWithFace: 100, gestures: GestureScore(), pose: nil)])
+        XCTAssertEqual(t.clips, 4)
+        XCTAssertEqual(t.poseClips, 3)
+        XCTAssertEqual(t.medianRmsYaw, 2)
+        XCTAssertEqual(t.worstCrossTalk ?? -1, 4, accuracy: 1e-9)
+        XCTAssertEqual(t.faceFraction, 0.925, accuracy: 1e-9)
+    }
+}
+
+/// The files `nodwire evaluate` reads, and what it says when one is wrong.
+final class EvaluationFilesTests: XCTestCase {
+    func testLabelsParseAndRefuseMistakesNamingTheFile() throws {
+        let good = #"{"fps":"30/1","segments":[{"label":"nod","start":3,"end":9},{"label":"turn_nose_to_image_left","start":10,"end":10}]}"#
+        XCTAssertEqual(try ClipLabels.parse(Data(good.utf8), file: "a.labels.json").segments,
+                       [LabelSegment(label: .nod, start: 3, end: 9), LabelSegment(label: .turnNoseToImageLeft, start: 10, end: 10)])
+        let cases = [
+            (#"{"segments":[{"label":"nodd","start":3,"end":9}]}"#, "segments[0]: unknown label \"nodd\"; known: nod, shake"),
+            (#"{"segments":[{"label":"nod","start":3,"end":9},{"label":"nod","start":12}]}"#, "segments[1].end: missing"),
+            (#"{"segments":[{"label":"nod","start":3.5,"end":9}]}"#, "segments[0].start: 3.5 is not a frame number"),
+            (#"{"segments":[{"label":"nod","start":"3","end":9}]}"#, "segments[0].start: not a number"),
+            (#"{"segments":[{"label":"nod","start":9,"end":3}]}"#, "start 9, end 3"),
+            (#"{"segment":[]}"#, "segments: missing"),
+            ("nod 3 9", "not JSON"),
+        ]
+        for (text, expected) in cases {
+            XCTAssertThrowsError(try ClipLabels.parse(Data(text.utf8), file: "x/a.labels.json"), text) {
+                let message = "\($0)"
+                XCTAssertTrue(message.hasPrefix("x/a.labels.json: not a labels file: "), message)
+                XCTAssertTrue(message.contains(expected), "\(message) should say \(expected)")
+                XCTAssertEqual(($0 as? EvaluationError)?.exitCode, 65)
+            }
+        }
+    }
+
+    func testPoseTruthParsesAndRefusesMistakesWithTheLine() throws {
+        let truth = try PoseTruth.parse("frame,yaw,pitch,roll,dx,dy\n0,-0.05,-0.04,0.17,0.000,0.000\n1,12.5,-3,0,0,0\n", file: "a.pose.csv")
+        XCTAssertEqual(truth.poses, [0: Angles(yaw: -0.05, pitch: -0.04), 1: Angles(yaw: 12.5, pitch: -3)])
+        let cases = [
+            ("frame,yaw,roll\n0,1,2\n", "a.pose.csv:1: not a pose file: no pitch column"),
+            ("frame,yaw,pitch\n0,1,2\n1,x,2\n", "a.pose.csv:3: not a pose file: yaw and pitch must be numbers"),
+            ("frame,yaw,pitch\n0,1\n", "a.pose.csv:2: not a pose file: 2 fields where the header has 3"),
+            ("frame,yaw,pitch\n0,1,2\n0,1,2\n", "a.pose.csv:3: not a pose file: frame 0 again"),
+            ("", "a.pose.csv:1: not a pose file: empty"),
+        ]
+        for (text, expected) in cases {
+            XCTAssertThrowsError(try PoseTruth.parse(text, file: "a.pose.csv"), text) {
+                XCTAssertTrue("\($0)".hasPrefix(expected), "\($0) should start with \(expected)")
+            }
+        }
+    }
+
+    func testFolderWithoutClipsOrWithABrokenLabelsFileIsRefused() throws {
+        let dir = NSTemporaryDirectory() + "evaluate-\(getpid())-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        XCTAssertThrowsError(try Evaluation.clips(in: dir + "/missing")) { XCTAssertEqual($0 as? EvaluationError, .noDirectory(dir + "/missing")) }
+        try Data().write(to: URL(fileURLWithPath: dir + "/b.y4m"))
+        var skipped: [String] = []
+        XCTAssertThrowsError(try Evaluation.clips(in: dir) { skipped.append($0) }) { XCTAssertEqual($0 as? EvaluationError, .noClips(dir)) }
+        XCTAssertEqual(skipped, [dir + "/b.y4m"])
+        try Data(#"{"segments":[]}"#.utf8).write(to: URL(fileURLWithPath: dir + "/a.labels.json"))
+        try Data().write(to: URL(fileURLWithPath: dir + "/a.y4m"))
+        let clips = try Evaluation.clips(in: dir)
+        XCTAssertEqual(clips.map(\.name), ["a"])
+        XCTAssertNil(clips[0].truth)
+        try Data("frame,yaw\n".utf8).write(to: URL(fileURLWithPath: dir + "/a.pose.csv"))
+        XCTAssertThrowsError(try Evaluation.clips(in: dir)) { XCTAssertTrue("\($0)".hasPrefix(dir + "/a.pose.csv:1:"), "\($0)") }
+    }
+
+    /// The command end to end on a clip without a face: its nod is missed, and --json says so.
+    func testCommandPrintsAJSONObjectPerClipAndTotals() throws {
+        let dir = NSTemporaryDirectory() + "evaluate-cli-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var header = Data("YUV4MPEG2 W64 H48 F10:1 Cmono\n".utf8)
+        for _ in 0..<20 { header += Data("FRAME\n".utf8) + Data(repeating: 128, count: 64 * 48) }
+        try header.write(to: URL(fileURLWithPath: dir + "/blank.y4m"))
+        try Data(#"{"segments":[{"label":"none_talking","start":0,"end":9},{"label":"nod","start":10,"end":19}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: dir + "/blank.labels.json"))
+
+        let (status, out, err) = try run(["evaluate", dir, "--json"])
+        XCTAssertEqual(status, 0, err)
+        let objects = out.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(objects.map { $0["type"] as? String }, ["clip", "totals"], out)
+        XCTAssertEqual(objects[0]["name"] as? String, "blank")
+        XCTAssertEqual(objects[0]["frames"] as? Int, 20)
+        XCTAssertEqual((objects[0]["nod"] as? [String: Any])?["missed_at"] as? [Int], [10])
+        XCTAssertEqual((objects[1]["nod"] as? [String: Any])?["missed"] as? Int, 1)
+        XCTAssertEqual((objects[1]["talking"] as? [String: Any])?["minutes"] as? Double ?? -1, 1.0 / 60, accuracy: 0.001)
+        XCTAssertTrue(objects[1]["pose"] is NSNull)
+
+        let text = try run(["evaluate", dir])
+        XCTAssertTrue(text.out.hasPrefix("blank "), text.out)
+        XCTAssertTrue(text.out.contains("nod 0/1 false 0"), text.out)
+        XCTAssertTrue(text.out.contains("missed nod@10"), text.out)
+    }
+
+    func testCommandNamesAMissingFolder() throws {
+        let (status, _, err) = try run(["evaluate", "/nonexistent-clips"])
+        XCTAssertEqual(status, 66)
+        XCTAssertTrue(err.contains("/nonexistent-clips: no such folder"), err)
+    }
+
+    private func run(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: ReplayTests.nodwire)
+        p.arguments = args
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Makes sure the synthetic dev set (docs/accuracy.md) is rendered and prints its folder.
+#   scripts/synth-dev.sh                  renders what is missing (~10 minutes, and a Python venv the first time)
+#   scripts/synth-dev.sh --if-rendered    prints the folder only if the whole set is there; never renders
+# SYNTH_DEV: the folder (default ~/.cache/nodwire/synth-dev). SYNTH_TOOLS: the renderer, by default the
+# shared project folder's synth/ beside this repository (../shared/synth).
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+dev=${SYNTH_DEV:-$HOME/.cache/nodwire/synth-dev}
+synth=${SYNTH_TOOLS:-$(dirname "$repo")/shared/synth}
+clips=12   # render-dev.sh: 4 faces x 3 scripts; a clip is done once its labels are written (last)
+
+labelled() { find "$dev" -maxdepth 1 -name '*.labels.json' 2>/dev/null | wc -l; }
+
+if [ "$(labelled)" -ge "$clips" ]; then echo "$dev"; exit 0; fi
+[ "${1:-}" = --if-rendered ] && exit 0
+if [ ! -x "$synth/render-dev.sh" ]; then
+    echo "synth-dev: $dev has $(labelled) of $clips clips, and there is no renderer at $synth/render-dev.sh" \
+         "(the shared folder's synth/ beside the repository); set SYNTH_TOOLS to that folder, or SYNTH_DEV to a rendered set" >&2
+    exit 66
+fi
+echo "synth-dev: rendering the dev set into $dev: about 10 minutes, and the first time a Python venv" \
+     "in ${VENV:-$HOME/.cache/headsynth-venv}" >&2
+mkdir -p "$dev"
+OUT="$dev" "$synth/render-dev.sh" >&2
+if [ "$(labelled)" -lt "$clips" ]; then
+    # render-dev.sh skips any NAME.y4m already there, so a clip cut short stays unfinished until removed.
+    echo "synth-dev: still only $(labelled) of $clips clips in $dev; remove any NAME.y4m without NAME.labels.json and run again" >&2
+    exit 1
+fi
+echo "$dev"
