@@ -4,8 +4,8 @@
 /// - Nods and shakes need no calibration: they fire from `warmup` after a face is found. Looks need the
 ///   resting pose (neutral) and wait for calibration. Nothing fires while the face is lost.
 /// - **Nod and shake win over a discrete look.** A `look` is held back until the head has rested for
-///   `discrete.confirm_delay`; a nod or shake recognised in that time drops it. (A slow, long nod can still
-///   pass the continuous dwell and give `look_start`/`look_stop` too: those are for held looks.)
+///   `discrete.confirm_delay`; a nod or shake recognised in that time drops it. A continuous look waits
+///   while either axis is mid-swing (only a slow, wide nod resting at its extremes can still give one).
 /// - After a nod or shake, nothing fires for `refractory` seconds: one event per gesture.
 /// - A head that travelled more than `posture.max_translation` face widths since it last rested is a body
 ///   moving; nothing fires until it rests again, and if it settles elsewhere that becomes the new neutral.

@@ -57,8 +57,8 @@ public struct GestureSettings: Sendable, Equatable {
     /// A nod (pitch) or a shake (yaw): strokes of one axis between turning points. docs/gestures.md
     /// explains each rule and how the defaults were measured.
     public struct Swing: Sendable, Equatable {
-        /// Degrees every stroke must cover (5 catches a small nod of a person with a limited neck; lower
-        /// only after calibrating someone whose whole range is small).
+        /// Degrees every stroke must cover. Small (3° nod, 4° shake) because size is not what separates a
+        /// nod from talking (docs/gestures.md); lower it for someone whose whole range is small.
         public var minAmplitude: Double
         /// A single out-and-back (one or one-and-a-half stroke pairs) counts as a gesture: a slow, deliberate
         /// "yes" often is one. Off: two cycles are needed, which never fire on a talker's head dip.

@@ -114,11 +114,9 @@ struct TurningPoints: Sendable {
 struct SwingRecognizer: Sendable {
     enum Axis: Sendable { case yaw, pitch }
 
+    /// A gesture just completed: its out-and-back pairs.
     struct Found: Equatable, Sendable {
         var cycles: Int
-        var startTime: Double
-        var endTime: Double
-        var range: Double
     }
 
     let axis: Axis
@@ -230,6 +228,6 @@ struct SwingRecognizer: Sendable {
         }
         if olo <= ohi { guard ohi - olo <= s.maxCrossRatio * range else { return nil } }
         guard travel <= maxTranslation else { return nil }
-        return Found(cycles: max(1, strokes / 2), startTime: p[a].left, endTime: p[b].arrived, range: range)
+        return Found(cycles: max(1, strokes / 2))
     }
 }

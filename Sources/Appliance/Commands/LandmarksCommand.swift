@@ -23,15 +23,10 @@ struct LandmarksCommand: ParsableCommand {
 
     func run() throws {
         let settings = try loadConfig(config)
-        let processor = try makeProcessor(settings.vision)
-        var source: Y4MReader
-        do { source = try Y4MReader(path: file) } catch { throw Failure(message: "\(error)", exitCode: 66) }
-        var frame = source.makeFrame()
         let output = LineOutput()
         output.write("frame,time,face,x0,y0,x1,y1,x2,y2,x3,y3,x4,y4,yaw,pitch")
-        while true {
-            do { guard try source.next(into: &frame) else { break } } catch { throw Failure(message: "\(error)", exitCode: 65) }
-            let r = processor.process(frame)
+        // The replay's own frame loop (same reader, same errors); its gesture events are not wanted here.
+        _ = try Replay(file: file, settings: settings, processor: try makeProcessor(settings.vision)).run(onFrame: { r in
             var line = "\(r.index),\(EventJSON.number(r.time, 4))"
             if let f = r.face {
                 line += ",1"
@@ -41,7 +36,7 @@ struct LandmarksCommand: ParsableCommand {
                 line += ",0" + String(repeating: ",", count: 12)
             }
             output.write(line)
-        }
+        }, onEvent: { _ in })
         output.flush()
     }
 }

@@ -80,8 +80,8 @@ public struct HeadPoseEstimator: Sendable {
     }
 
     /// Solves the head model: image yaw ψ (nose toward the image's right) and pitch θ (down) in radians,
-    /// and the pitched height `a` of the nose, for a face whose level drop is `drop`.
-    static func solve(_ o: NoseOffset, drop: Double, depth: Double = noseDepth) -> (yaw: Double, pitchDown: Double, a: Double) {
+    /// for a face whose level drop is `drop`.
+    static func solve(_ o: NoseOffset, drop: Double, depth: Double = noseDepth) -> (yaw: Double, pitchDown: Double) {
         let r2 = drop * drop + depth * depth, floor = minDepthFraction * depth
         let x2 = o.along * o.along, y2 = o.across * o.across
         // With s = sin²ψ, a = across·cosψ and b = along·cosψ/sinψ on the circle a² + b² = r² give
@@ -102,7 +102,7 @@ public struct HeadPoseEstimator: Sendable {
             yaw = atan(o.along / b)
             a = (r2 - b * b).squareRoot() * (o.across < 0 ? -1 : 1)
         }
-        return (yaw, atan2(a, b) - atan2(drop, depth), a)
+        return (yaw, atan2(a, b) - atan2(drop, depth))
     }
 
     public mutating func pose(_ l: FaceLandmarks) -> HeadPose {
@@ -126,9 +126,10 @@ public struct HeadPoseEstimator: Sendable {
     private mutating func learn(_ o: NoseOffset, viewY: Double) -> (drop: Double, viewY: Double) {
         let a = o.across * cos(atan(o.along / Self.noseDepth))   // a turned head's across stretch removed
         if learning.isEmpty { learningViewY = viewY }
-        learning.append(a)
-        let sorted = learning.sorted()
-        let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        // Kept sorted as it fills (its capacity is reserved), so the median costs no allocation.
+        learning.insert(a, at: learning.firstIndex { $0 > a } ?? learning.count)
+        let n = learning.count
+        let median = n % 2 == 1 ? learning[n / 2] : (learning[n / 2 - 1] + learning[n / 2]) / 2
         let geometry = (drop: max(0.05, median), viewY: learningViewY)
         if learning.count >= Self.geometrySamples { rest = geometry }
         return geometry
