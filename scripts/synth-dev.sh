@@ -10,7 +10,7 @@ dev=${SYNTH_DEV:-$HOME/.cache/nodwire/synth-dev}
 synth=${SYNTH_TOOLS:-$(dirname "$repo")/shared/synth}
 clips=12   # render-dev.sh: 4 faces x 3 scripts; a clip is done once its labels are written (last)
 
-labelled() { find "$dev" -maxdepth 1 -name '*.labels.json' 2>/dev/null | wc -l; }
+labelled() { find "$dev/" -maxdepth 1 -name '*.labels.json' 2>/dev/null | wc -l; }
 
 if [ "$(labelled)" -ge "$clips" ]; then echo "$dev"; exit 0; fi
 [ "${1:-}" = --if-rendered ] && exit 0
