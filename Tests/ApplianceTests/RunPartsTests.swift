@@ -240,6 +240,24 @@ final class RunPartsTests: XCTestCase {
         XCTAssertEqual(frame.index, 39, "a recording without --loop ends")
     }
 
+    func testEveryFrameWaitsForALateReaderInsteadOfSkipping() throws {
+        let path = try syntheticY4M(frames: 40, rate: 100)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let source = PacedRecording(path: path, loop: false, everyFrame: true)
+        try source.open()
+        var frame = LumaFrame(width: 1, height: 1)
+        XCTAssertEqual(try source.nextNewest(into: &frame), .frame)
+        Thread.sleep(forTimeInterval: 0.1)   // 10 frame periods late
+        var indices = [frame.index]
+        while try source.nextNewest(into: &frame) == .frame {
+            indices.append(frame.index)
+            XCTAssertEqual(frame.time, Double(frame.index) / 100, accuracy: 1e-9, "times stay the recording's")
+        }
+        XCTAssertEqual(indices, Array(0..<40), "every frame, in order")
+        XCTAssertEqual(source.counters.skipped, 0)
+        XCTAssertEqual(source.counters.delivered, 40)
+    }
+
     func testInterruptEndsAWaitAtOnce() throws {
         let path = try syntheticY4M(frames: 3, rate: 1)   // one frame a second
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -37,6 +37,10 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "With --source: start the recording over at its end instead of stopping.")
     var loop = false
 
+    @Flag(help: ArgumentHelp("With --source: deliver every frame, waiting for a slow loop instead of skipping to the newest.",
+                             discussion: "Frames never come before their time in the recording; on a machine too slow for its rate the run takes longer than the recording, but sees what a fast one would (tests)."))
+    var everyFrame = false
+
     @Option(help: "The camera: its number in `nodwire cameras` or its id (instead of camera.id in the config).")
     var camera: String?
 
@@ -55,6 +59,7 @@ struct RunCommand: AsyncParsableCommand {
     func validate() throws {
         guard statusInterval >= 0.1, statusInterval <= 3600 else { throw ValidationError("--status-interval must be from 0.1 to 3600 seconds") }
         if loop && sourceFile == nil { throw ValidationError("--loop needs --source FILE.y4m") }
+        if everyFrame && sourceFile == nil { throw ValidationError("--every-frame needs --source FILE.y4m (a camera always gives the newest frame)") }
         if camera != nil && sourceFile != nil { throw ValidationError("--camera and --source exclude each other: frames come from one of them") }
         if waitForCamera && sourceFile != nil { throw ValidationError("--wait-for-camera is for the camera, not a --source recording") }
     }
@@ -77,7 +82,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     private func makeSource(_ settings: NodwireConfig) throws(RunError) -> any LiveFrameSource {
-        if let sourceFile { return PacedRecording(path: sourceFile, loop: loop) }
+        if let sourceFile { return PacedRecording(path: sourceFile, loop: loop, everyFrame: everyFrame) }
         do { try settings.camera.validate() } catch { throw .source("\(error)", exitCode: ConfigError.exitCode) }
         return CameraSource(settings: settings.camera)
     }

@@ -75,9 +75,12 @@ final class StopSignal: @unchecked Sendable {
 /// A Y4M recording played as if it were a camera: frame `i` becomes available `i / rate` seconds after the
 /// first one was asked for, and a late loop gets the newest due frame, as from a camera. With `loop` it
 /// starts over at the end (index and time keep counting up), so `run` can be tried without a camera.
+/// With `everyFrame` a late loop is waited for instead: every frame is delivered, none before it is due,
+/// and frame times stay the recording's, so what is seen does not depend on how fast this machine is.
 final class PacedRecording: LiveFrameSource, @unchecked Sendable {
     let path: String
     let loop: Bool
+    let everyFrame: Bool
     var name: String { path }
     private(set) var width = 0
     private(set) var height = 0
@@ -94,9 +97,10 @@ final class PacedRecording: LiveFrameSource, @unchecked Sendable {
     private let lock = NSLock()
     private var _counters = LiveSourceCounters()
 
-    init(path: String, loop: Bool) {
+    init(path: String, loop: Bool, everyFrame: Bool = false) {
         self.path = path
         self.loop = loop
+        self.everyFrame = everyFrame
     }
 
     func open() throws(RunError) {
@@ -138,7 +142,7 @@ final class PacedRecording: LiveFrameSource, @unchecked Sendable {
             frame.time = Double(frame.index) * period
             let due = start + frame.time
             let now = MonotonicClock.now()
-            if now >= due + period {
+            if !everyFrame, now >= due + period {
                 // The next frame is already due: a camera would have overwritten this one.
                 lock.withLock { _counters.skipped += 1 }
                 continue
