@@ -37,8 +37,8 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "With --source: start the recording over at its end instead of stopping.")
     var loop = false
 
-    @Flag(help: ArgumentHelp("With --source: deliver every frame, waiting for a slow loop instead of skipping to the newest.",
-                             discussion: "Frames never come before their time in the recording; on a machine too slow for its rate the run takes longer than the recording, but sees what a fast one would (tests)."))
+    @Flag(help: ArgumentHelp("With --source: process every frame, waiting for a slow loop instead of skipping to the newest.",
+                             discussion: "Frames never come before their time in the recording, and neither the active rate nor the CPU budget thins them (battery and heat still pause): on a machine too slow for the recording the run takes longer, but sees what a fast one would (tests)."))
     var everyFrame = false
 
     @Option(help: "The camera: its number in `nodwire cameras` or its id (instead of camera.id in the config).")

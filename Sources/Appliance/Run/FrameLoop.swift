@@ -139,7 +139,7 @@ final class FrameLoop: @unchecked Sendable {
             let t = frame.time + clockOffset
             let decision = governed.offer(frameAt: t)
             try takeNotices()
-            if decision == .skip {
+            if decision == .skip, !source.wantsEveryFrame || governed.status.mode == .paused {
                 lock.withLock {
                     snapshot.budgetSkipped += 1
                     snapshot.governor = governed.status
