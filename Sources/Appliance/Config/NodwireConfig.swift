@@ -79,6 +79,7 @@ enum ConfigSchema {
             .double(key("min_symmetry"), path.appending(path: \.minSymmetry), 0...1, "Smallest stroke as a fraction of the largest."),
             .double(key("return_tolerance"), path.appending(path: \.returnTolerance), 0...2, "How near its start it must end, as a fraction of its largest stroke."),
             .double(key("max_cross_ratio"), path.appending(path: \.maxCrossRatio), 0...5, "Most movement of the other axis, as a fraction of this one's range."),
+            .double(key("max_other_angle"), path.appending(path: \.maxOtherAngle), 5...90, "Degrees from facing the camera on the other axis (yaw for a nod, pitch for a shake) beyond which nothing counts (the camera should be within this of where the person faces)."),
             .double(key("contrast"), path.appending(path: \.contrast), 0.1...10, "Largest stroke allowed just before it, as a fraction of its mean stroke."),
             .double(key("contrast_window"), path.appending(path: \.contrastWindow), 0...10, "Seconds before it that contrast looks back over."),
             .double(key("settle"), path.appending(path: \.settle), 0.05...3, "Seconds of rest that end a gesture (and a continuous answer)."),
