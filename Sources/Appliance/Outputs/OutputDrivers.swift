@@ -97,6 +97,8 @@ final class OutputRunner: @unchecked Sendable {
     private let timerDone = DispatchSemaphore(value: 0)
     /// The logical value last written to each output (they are requested at their safe values).
     private var written: [Bool]
+    /// Told each value written, with the output's name (MQTT publishes it); set before `start()`.
+    var changed: (@Sendable (String, Bool) -> Void)?
 
     init(planner: OutputPlanner, driver: LineDriver, clock: (@Sendable () -> Double)?, settle: Double = 0.1,
          log: @escaping (String) -> Void) {
@@ -186,7 +188,7 @@ final class OutputRunner: @unchecked Sendable {
         if locked({ () -> Bool in stopping = true; condition.signal(); return timerRunning }) { timerDone.wait() }
         return locked {
             let changes = planner.shutdown(at: clock?() ?? planner.now)
-            for c in changes { try? driver.write(c.output, c.value); log(line(c)) }
+            for c in changes { try? driver.write(c.output, c.value); log(line(c)); changed?(names[c.output], c.value) }
             return driver.releaseAll(settle: clock == nil ? 0 : settle)
         }
     }
@@ -215,7 +217,7 @@ final class OutputRunner: @unchecked Sendable {
 
     private func faultLocked() {
         let changes = planner.setFault(true, at: clock?() ?? planner.now)
-        for c in changes { try? driver.write(c.output, c.value); written[c.output] = c.value; log(line(c)) }
+        for c in changes { try? driver.write(c.output, c.value); written[c.output] = c.value; log(line(c)); changed?(names[c.output], c.value) }
     }
 
     /// Called with the lock held. In real time a batch can hold several changes of one output that were
@@ -238,6 +240,7 @@ final class OutputRunner: @unchecked Sendable {
                 throw Failure(message: "\(error); every output was set to its safe value", exitCode: (error as? GPIOError)?.exitCode ?? 74)
             }
             log(line(c))
+            changed?(names[c.output], c.value)
         }
     }
 

@@ -56,6 +56,9 @@ final class FrameLoop: @unchecked Sendable {
     private let lock = NSLock()
     private var snapshot = FrameLoopSnapshot()
     private var pendingUpdate: LoopUpdate?
+    /// Lines for the stream from elsewhere (the MQTT link's connection news), sent by the loop itself so
+    /// the sinks keep a single caller.
+    private var notes: [(type: String, reason: String?)] = []
     private let stopped = StopSignal()
     /// Added to frame times for the governor: a source whose clock stood still during a pause (a recording)
     /// must not take the governor's time backwards.
@@ -83,6 +86,9 @@ final class FrameLoop: @unchecked Sendable {
         source.interrupt()
     }
 
+    /// A line for the stream (`{"frame":…,"time":…,"type":type,"reason":reason}`), sent before the next frame; any thread.
+    func note(_ type: String, reason: String?) { lock.withLock { notes.append((type, reason)) } }
+
     /// Hands new settings to the loop, applied before the next frame; any thread.
     func update(_ update: LoopUpdate) { lock.withLock { pendingUpdate = update } }
 
@@ -103,6 +109,9 @@ final class FrameLoop: @unchecked Sendable {
         while !stopped.isRaised {
             let step = try source.nextNewest(into: &frame)
             let now = MonotonicClock.now()
+            for n in lock.withLock({ () -> [(type: String, reason: String?)] in defer { notes = [] }; return notes }) {
+                publishLine(EventJSON.line(n.type, frame: frame.index, time: frame.time, reason: n.reason))
+            }
             switch step {
             case .ended:
                 return
