@@ -45,10 +45,12 @@ final class TestBroker {
     }
 
     func start() throws {
+        // `user`: started as root, Mosquitto would become user mosquitto, which cannot read the test's key files.
         let config = "\(folder)/mosquitto.conf"
         let host = extra.contains("certfile") ? "localhost" : "127.0.0.1"
         try """
         listener \(port) \(host)
+        user \(NSUserName())
         persistence false
         log_dest stderr
         log_type error
