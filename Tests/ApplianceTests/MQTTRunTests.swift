@@ -68,6 +68,14 @@ final class MQTTRunTests: XCTestCase {
         XCTAssertEqual(Array(sub.payloads("nodwire/clip/output/right").prefix(2)), ["1", "0"], sub.stdout)
         XCTAssertTrue(sub.payloads("nodwire/clip/output/down").contains("0"), sub.stdout)
 
+        // Gestures by name, for Home Assistant's triggers, whose discovery documents are retained.
+        let gestures = run.stdoutLines.compactMap(HomeAssistant.gesture(ofEventLine:))
+        XCTAssertTrue(gestures.contains("look_up") && gestures.contains("look_start_right"), "\(gestures)")
+        XCTAssertEqual(sub.payloads("nodwire/clip/gesture"), gestures)
+        let trigger = try XCTUnwrap(broker.retained("homeassistant/device_automation/clip/look_up/config").flatMap(jsonObject))
+        XCTAssertEqual(trigger["topic"] as? String, "nodwire/clip/gesture")
+        XCTAssertNotNil(try broker.retained("homeassistant/binary_sensor/clip/face/config").flatMap(jsonObject))
+
         let status = try XCTUnwrap(broker.retained("nodwire/clip/status").flatMap(jsonObject), "a retained status")
         XCTAssertGreaterThan(status["frames"] as? Int ?? 0, 100, "\(status)")
         XCTAssertEqual(status["mqtt_dropped"] as? Int, 0, "\(status)")

@@ -122,6 +122,11 @@ struct RunCommand: AsyncParsableCommand {
         if let server { logger.info("serving events on \(server.path)") }
         if let mqtt {
             mqtt.announce = { type, reason in loop.note(type, reason: reason) }
+            if settings.mqtt.homeAssistant.discovery {
+                mqtt.onConnect = HomeAssistant.documents(discoveryPrefix: settings.mqtt.homeAssistant.prefix, prefix: mqtt.prefix, clientID: mqtt.clientID,
+                                                         outputs: settings.outputs.outputs.map(\.name))
+                    .map { MQTTOutbox.Message(topic: $0.topic, payload: $0.payload, retain: true, queuedAt: 0) }
+            }
             logger.info("mqtt: publishing to \(mqtt.endpoint.description) under \(mqtt.prefix)/ (client id \(mqtt.clientID))")
         }
 

@@ -56,6 +56,7 @@ final class MQTTLink: EventSink, @unchecked Sendable {
 
     var availabilityTopic: String { "\(prefix)/availability" }
     var eventTopic: String { "\(prefix)/event" }
+    var gestureTopic: String { "\(prefix)/gesture" }
     var statusTopic: String { "\(prefix)/status" }
     func outputTopic(_ name: String) -> String { "\(prefix)/output/\(name)" }
 
@@ -102,9 +103,15 @@ final class MQTTLink: EventSink, @unchecked Sendable {
 
     // MARK: What the appliance hands over (any thread, never waits for the network)
 
-    /// An event line of the stream: queued for `<prefix>/event` (QoS 1, not retained).
+    /// An event line of the stream: queued for `<prefix>/event` (QoS 1, not retained); a gesture also as its
+    /// plain name on `<prefix>/gesture` (what Home Assistant's device triggers match).
     func deliver(line: String) {
-        enqueue { $0.push(event: .init(topic: eventTopic, payload: line, retain: false, queuedAt: MonotonicClock.now())) }
+        let now = MonotonicClock.now()
+        let gesture = HomeAssistant.gesture(ofEventLine: line)
+        enqueue {
+            $0.push(event: .init(topic: eventTopic, payload: line, retain: false, queuedAt: now))
+            if let gesture { $0.push(event: .init(topic: gestureTopic, payload: gesture, retain: false, queuedAt: now)) }
+        }
     }
 
     /// A retained state message (status, an output's value): only the newest one of a topic waits.
