@@ -122,6 +122,12 @@ struct RunCommand: AsyncParsableCommand {
         if let server { logger.info("serving events on \(server.path)") }
         if let mqtt {
             mqtt.announce = { type, reason in loop.note(type, reason: reason) }
+            let handler = MQTTCommands(enabled: settings.mqtt.commands, loop: loop, outputs: outputs,
+                                       pulsable: settings.outputs.outputs.map(\.name).filter { $0 != settings.outputs.statusLED?.output },
+                                       configPath: configPath, logger: logger)
+            mqtt.commands = { kind, payload, retained in MQTTCommands.json(kind: kind, handler.handle(kind: kind, payload: payload, retained: retained)) }
+            let kinds = settings.mqtt.commands.enabled
+            logger.notice("mqtt: commands accepted on \(mqtt.commandTopic)/…: \(kinds.isEmpty ? "none (every [mqtt.commands] setting is off)" : kinds.joined(separator: ", "))")
             if settings.mqtt.homeAssistant.discovery {
                 mqtt.onConnect = HomeAssistant.documents(discoveryPrefix: settings.mqtt.homeAssistant.prefix, prefix: mqtt.prefix, clientID: mqtt.clientID,
                                                          outputs: settings.outputs.outputs.map(\.name))

@@ -133,9 +133,9 @@ extension ConfigSchema {
         .bool("mqtt.home_assistant.discovery", \.mqtt.homeAssistant.discovery, "Publish Home Assistant MQTT discovery documents: a device with sensors and a trigger for each gesture."),
         SettingSpec(key: "mqtt.home_assistant.prefix", doc: "Home Assistant's discovery prefix (its MQTT integration's setting).", kind: .text,
                     get: { .string($0.mqtt.homeAssistant.prefix) }, set: { if case let .string(s) = $1 { $0.mqtt.homeAssistant.prefix = s } }),
-        .bool("mqtt.commands.recalibrate", \.mqtt.commands.recalibrate, "Accept <prefix>/command/recalibrate: learn the resting pose again."),
-        .bool("mqtt.commands.pause", \.mqtt.commands.pause, "Accept <prefix>/command/pause and <prefix>/command/resume: stop and start watching."),
-        .bool("mqtt.commands.pulse", \.mqtt.commands.pulse, "Accept <prefix>/command/pulse with an output's name: a pulse on that output."),
-        .bool("mqtt.commands.config", \.mqtt.commands.config, "Accept <prefix>/command/config with a whole config document: checked as a file is, saved (with a backup) and applied as SIGHUP would; the answer is on <prefix>/command/config/reply."),
+        .bool("mqtt.commands.recalibrate", \.mqtt.commands.recalibrate, "Accept <prefix>/command/recalibrate: learn the resting pose again. Every command is answered on <prefix>/reply; one not enabled is ignored and logged."),
+        .bool("mqtt.commands.pause", \.mqtt.commands.pause, "Accept <prefix>/command/pause and <prefix>/command/resume: stop watching (camera off) and start again."),
+        .bool("mqtt.commands.pulse", \.mqtt.commands.pulse, "Accept <prefix>/command/pulse with an output's name (and optionally milliseconds, default 500): a pulse on that output."),
+        .bool("mqtt.commands.config", \.mqtt.commands.config, "Accept <prefix>/command/config with a whole config document: checked as a file is (refused with key and reason), saved over the --config file (the old one kept as .bak) and applied as SIGHUP would."),
     ] }
 }

@@ -27,6 +27,9 @@ final class MQTTLink: EventSink, @unchecked Sendable {
     var announce: (@Sendable (_ type: String, _ reason: String?) -> Void)?
     /// Retained messages to send on every connect after "online" (Home Assistant discovery). Set before `start()`.
     var onConnect: [MQTTOutbox.Message] = []
+    /// Takes a message from `<prefix>/command/<kind>` and returns the answer for `<prefix>/reply`; nil: the
+    /// link does not subscribe. Called on the link's thread. Set before `start()`.
+    var commands: (@Sendable (_ kind: String, _ payload: [UInt8], _ retained: Bool) -> String)?
 
     private let lock = NSLock()
     private var outbox: MQTTOutbox
@@ -58,6 +61,8 @@ final class MQTTLink: EventSink, @unchecked Sendable {
     var eventTopic: String { "\(prefix)/event" }
     var gestureTopic: String { "\(prefix)/gesture" }
     var statusTopic: String { "\(prefix)/status" }
+    var commandTopic: String { "\(prefix)/command" }
+    var replyTopic: String { "\(prefix)/reply" }
     func outputTopic(_ name: String) -> String { "\(prefix)/output/\(name)" }
 
     /// Reads the password file (the one thing that can be refused here); connects only on `start()`.
@@ -293,6 +298,11 @@ final class MQTTLink: EventSink, @unchecked Sendable {
         }
         mosquitto_connect_callback_set(mosq) { _, me, rc in MQTTLink.from(me).connectAnswered(Int(rc)) }
         mosquitto_publish_callback_set(mosq) { _, me, _ in MQTTLink.from(me).acknowledged() }
+        mosquitto_message_callback_set(mosq) { _, me, message in
+            guard let m = message?.pointee, let topic = m.topic else { return }
+            let payload = m.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(m.payloadlen))) } ?? []
+            MQTTLink.from(me).received(topic: String(cString: topic), payload: payload, retained: m.retain)
+        }
         mosquitto_log_callback_set(mosq) { _, me, level, text in
             guard level & Int32(MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0, let text else { return }
             MQTTLink.from(me).libraryLogged(String(cString: text))
@@ -336,6 +346,16 @@ final class MQTTLink: EventSink, @unchecked Sendable {
         announce?("mqtt_connected", nil)
         publish(mosq, topic: availabilityTopic, payload: "online", retain: true)
         for m in onConnect { publish(mosq, topic: m.topic, payload: m.payload, retain: m.retain) }
+        if commands != nil {
+            let rc = mosquitto_subscribe(mosq, nil, "\(commandTopic)/+", 1)
+            if rc != MOSQ_ERR_SUCCESS.raw { logger.error("mqtt: cannot subscribe to \(commandTopic)/+: \(describe(rc))") }
+        }
+    }
+
+    private func received(topic: String, payload: [UInt8], retained: Bool) {
+        guard let commands, topic.hasPrefix(commandTopic + "/") else { return }
+        let reply = commands(String(topic.dropFirst(commandTopic.count + 1)), payload, retained)
+        enqueue { $0.push(event: .init(topic: replyTopic, payload: reply, retain: false, queuedAt: MonotonicClock.now())) }
     }
 
     private func failed(_ why: String, connected: Bool) {

@@ -48,12 +48,14 @@ enum MQTTStatus {
         var face: FrameLoopSnapshot.Face
         var sourceProblem: String?
         var mode: String?
+        var commandPaused: Bool
         var connected: Bool
 
         init(_ s: FrameLoopSnapshot, _ connected: Bool) {
             face = s.face
             sourceProblem = s.sourceProblem
             mode = s.governor?.mode.rawValue
+            commandPaused = s.commandPaused
             self.connected = connected
         }
     }
@@ -63,7 +65,7 @@ enum MQTTStatus {
         let g = current.governor
         let counters = link.counters
         func optional(_ v: Double?, _ decimals: Int) -> String { v.map { EventJSON.number($0, decimals) } ?? "null" }
-        let state = g?.mode == .paused ? "paused" : current.sourceProblem != nil ? "no_frames" : current.lastFrameAt == nil ? "starting" : "running"
+        let state = current.commandPaused || g?.mode == .paused ? "paused" : current.sourceProblem != nil ? "no_frames" : current.lastFrameAt == nil ? "starting" : "running"
         let fields: [(String, String)] = [
             ("state", EventJSON.quoted(state)),
             ("fps", EventJSON.number(seconds > 0 ? Double(frames) / seconds : 0, 1)),

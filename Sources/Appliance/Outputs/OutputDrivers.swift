@@ -157,6 +157,14 @@ final class OutputRunner: @unchecked Sendable {
         }
     }
 
+    /// Pulses the output called `name` for `ms` (a command); throws what writing the line throws.
+    func pulse(_ output: Int, ms: Int, cause: String) throws {
+        try locked {
+            try apply(planner.pulse(output, ms: ms, at: clock?() ?? planner.now, cause: cause))
+            condition.signal()   // the pulse's end is the next deadline
+        }
+    }
+
     /// A fault: every line safe at once (the status LED to its fault pattern), errors ignored.
     func fault() { locked { faultLocked() } }
 

@@ -131,6 +131,7 @@ enum StatusLine {
                      now: Double, source: String) -> String {
         let frames = current.frames - previous.frames
         let cpu = seconds > 0 ? Int((100 * cpuSeconds / seconds).rounded()) : 0
+        if current.commandPaused { return "paused on request, camera off, CPU \(cpu)%" }
         if let g = current.governor, g.mode == .paused {
             return "paused (\(g.battery == .paused ? "battery critical" : "too hot")), camera off, CPU \(cpu)%"
         }
