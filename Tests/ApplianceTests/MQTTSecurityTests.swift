@@ -101,5 +101,12 @@ final class MQTTSecurityTests: XCTestCase {
         bad.signal(SIGTERM)
         XCTAssertEqual(bad.finish(timeout: 30), 0, bad.stderr)
         XCTAssertEqual(sub.payloads("nodwire/tls2/availability"), [], "nothing came through the refused connection")
+
+        // The right CA, but the certificate is for localhost, not 127.0.0.1: the host name is checked too.
+        let wrongName = try run(MQTTRunTests.config(port: broker.port, client: "tls3", extra: "ca_file = \"\(dir)/ca.pem\"", scheme: "mqtts"), name: "tls3")
+        try wrongName.waitForStderr("mqtt: cannot connect to mqtts://127.0.0.1:\(broker.port): TLS failed", timeout: 60)
+        XCTAssertTrue(wrongName.stderr.contains("certificate verify failed"), wrongName.stderr)
+        wrongName.signal(SIGTERM)
+        XCTAssertEqual(wrongName.finish(timeout: 30), 0, wrongName.stderr)
     }
 }

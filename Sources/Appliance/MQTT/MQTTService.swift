@@ -37,7 +37,10 @@ struct MQTTService: Service {
                 }
             }
         } catch is CancellationError {}
-        link.stop()
+        // Up to a few seconds of goodbye: on a thread of its own, not one of the concurrency pool's.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread { link.stop(); done.resume() }.start()
+        }
     }
 }
 
