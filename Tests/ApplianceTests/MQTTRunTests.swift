@@ -32,10 +32,10 @@ final class MQTTRunTests: XCTestCase {
     }
 
     /// Runs nodwire on the clip with `config` (plus dry-run outputs when given); killed at the end of the test.
-    private func run(_ config: String, name: String, loop: Bool, outputs: Bool = false) throws -> RunningNodwire {
+    private func run(_ config: String, name: String, loop: Bool, outputs: Bool = false, more: [String] = []) throws -> RunningNodwire {
         let path = temp("\(name).toml")
         try (config + "\n" + (outputs ? OutputReplayTests.config : "")).write(toFile: path, atomically: true, encoding: .utf8)
-        let args = ["run", "--source", Self.clip, "--every-frame", "--config", path] + (loop ? ["--loop"] : []) + (outputs ? ["--gpio", "dry-run"] : [])
+        let args = ["run", "--source", Self.clip, "--every-frame", "--config", path] + (loop ? ["--loop"] : []) + (outputs ? ["--gpio", "dry-run"] : []) + more
         let run = try RunningNodwire(args)
         cleanup.append {
             if run.process.isRunning { run.process.terminate(); _ = run.finish() }
@@ -102,11 +102,12 @@ final class MQTTRunTests: XCTestCase {
     func testBrokerDownAtStartThenOutageAndReconnect() throws {
         let broker = try TestBroker(start: false)
         cleanup.append { broker.stop() }
-        let config = Self.config(port: broker.port, client: "outage", extra: "queue_length = 5000\nmax_event_age = 1.0\n[gestures.moves]\nenabled = true")
-        let run = try run(config, name: "outage", loop: true)
+        let config = Self.config(port: broker.port, client: "outage", extra: "queue_length = 5000\nmax_event_age = 1.0\n[gestures.moves]\nenabled = true\n[logging]\nlevel = \"debug\"")
+        let run = try run(config, name: "outage", loop: true, more: ["--status-interval", "0.5"])
         let endpoint = "mqtt://127.0.0.1:\(broker.port)"
         try run.waitForStderr("mqtt: cannot connect to \(endpoint): Connection refused; trying again", timeout: 60)
         try run.waitForStdout(#""type":"mqtt_disconnected","reason":"Connection refused""#)
+        try run.waitForStderr("MQTT connecting to \(endpoint) (Connection refused)")   // the status line
         func frames() -> Int { run.stdoutLines.filter { $0.contains(#""type":"move""#) }.count }
         let before = frames()
         try waitUntil("frames while the broker is down", timeout: 60) { frames() > before + 20 }
@@ -124,6 +125,7 @@ final class MQTTRunTests: XCTestCase {
         broker.stop()
         sub.process.terminate()
         try run.waitForStderr("mqtt: lost the connection to \(endpoint)", timeout: 20)
+        try run.waitForStderr("MQTT reconnecting to \(endpoint) (")
         Thread.sleep(forTimeInterval: 1)
         let lastFrameBeforeOutage = try XCTUnwrap(lastFrame(run))
         let outageStart = MonotonicClock.now(), framesAtOutage = frames()
