@@ -157,7 +157,7 @@ final class OutputRunner: @unchecked Sendable {
         }
     }
 
-    /// Pulses the output called `name` for `ms` (a command); throws what writing the line throws.
+    /// Pulses output number `output` for `ms` (a command); throws what writing the line throws.
     func pulse(_ output: Int, ms: Int, cause: String) throws {
         try locked {
             try apply(planner.pulse(output, ms: ms, at: clock?() ?? planner.now, cause: cause))
