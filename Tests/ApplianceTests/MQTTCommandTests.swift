@@ -80,6 +80,9 @@ final class MQTTCommandTests: XCTestCase {
         XCTAssertTrue(why.contains("gestures.zones.idle_yaw = 99 is not allowed"), why)
         XCTAssertEqual(try String(contentsOfFile: d.configPath, encoding: .utf8), original)
         XCTAssertFalse(FileManager.default.fileExists(atPath: d.configPath + ".new"))
+        let noModel = try d.command("config", original + "\n[vision]\nmodel_path = \"/nonexistent/model.dat\"\n")
+        XCTAssertEqual(noModel["message"] as? String, "refused, the running settings stay: config: vision.model_path = \"/nonexistent/model.dat\": no such file on this device")
+        XCTAssertEqual(try String(contentsOfFile: d.configPath, encoding: .utf8), original)
 
         // A good one: saved (the old one as .bak) and reloaded as on SIGHUP.
         let changed = original + "\n[gestures.zones]\nthreshold_yaw = 14\n"

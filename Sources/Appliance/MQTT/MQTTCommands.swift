@@ -94,9 +94,15 @@ struct MQTTCommands: Sendable {
         do { try Data(payload).write(to: URL(fileURLWithPath: candidate)) } catch {
             return Reply(ok: false, message: "cannot write \(candidate): \((error as NSError).localizedDescription) (is /etc/nodwire writable for the service? see deploy/nodwire-mqtt.conf)")
         }
-        do { _ = try ConfigLoader.load(file: candidate) } catch {
+        let config: NodwireConfig
+        do { config = try ConfigLoader.load(file: candidate) } catch {
             // The loader names the candidate; the person sent a document, so say where in it.
             return Reply(ok: false, message: "refused, the running settings stay: " + "\(error)".replacingOccurrences(of: candidate, with: "config"))
+        }
+        // The one thing the reload would still refuse after the loader (it loads the model): check it here,
+        // so a document the device cannot use never replaces the file.
+        guard FileManager.default.isReadableFile(atPath: ModelLocator.resolve(config.vision.modelPath)) else {
+            return Reply(ok: false, message: "refused, the running settings stay: config: vision.model_path = \(ConfigValue.quoted(config.vision.modelPath)): no such file on this device")
         }
         let backup = path + ".bak"
         do {
