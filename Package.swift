@@ -27,10 +27,12 @@ let package = Package(
         .target(name: "Pipeline", dependencies: ["CDlibFace", "CLibcamera"]),
         .target(name: "CGPIOD", linkerSettings: [.linkedLibrary("gpiod")]),
         .target(name: "Gestures"),
+        // libmosquitto, the MQTT client ([mqtt] in the config): headers and library from `pkg-config libmosquitto`.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .executableTarget(
             name: "Appliance",
             dependencies: [
-                "Pipeline", "Gestures", "CGPIOD",
+                "Pipeline", "Gestures", "CGPIOD", "CMosquitto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),

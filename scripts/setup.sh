@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libdlib-dev libblas-dev liblapack-dev libgpiod-dev libcamera-dev libcamera-ipa pkg-config xz-utils)
+packages=(libdlib-dev libblas-dev liblapack-dev libgpiod-dev libcamera-dev libcamera-ipa pkg-config xz-utils libmosquitto-dev
+          mosquitto mosquitto-clients openssl)   # the last three: the MQTT tests start a broker and make TLS certificates
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

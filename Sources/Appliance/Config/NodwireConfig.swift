@@ -11,15 +11,16 @@ struct NodwireConfig: Equatable {
     var logging = LoggingSettings()
     var events = EventSettings()
     var camera = CameraSettings()
+    var mqtt = MQTTSettings()
 
     /// Cross-setting contradictions, with their config keys.
-    func problems() -> [SettingProblem] { gestures.problems() + ConfigSchema.budgetProblems(self) + events.problems() }
+    func problems() -> [SettingProblem] { gestures.problems() + ConfigSchema.budgetProblems(self) + events.problems() + mqtt.problems() }
 }
 
 /// The config file's keys, their meaning and what they accept. `nodwire config defaults` prints this.
 enum ConfigSchema {
     static var all: [SettingSpec] {
-        vision + gestures + swing("nod", \.gestures.nod) + swing("shake", \.gestures.shake) + camera + budget + logging + events
+        vision + gestures + swing("nod", \.gestures.nod) + swing("shake", \.gestures.shake) + camera + budget + logging + events + mqtt
     }
 
     static var vision: [SettingSpec] { [
