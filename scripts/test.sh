@@ -5,7 +5,7 @@
 # NODWIRE_RENDER_SYNTH=1 renders it first (~10 minutes the first time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+scripts/setup.sh --tests
 if [ "${NODWIRE_RENDER_SYNTH:-0}" = 1 ]; then
     NODWIRE_SYNTH_DEV=$(scripts/synth-dev.sh)
 else
