@@ -27,10 +27,12 @@ let package = Package(
         .target(name: "Pipeline", dependencies: ["CDlibFace", "CLibcamera"]),
         .target(name: "CGPIOD", linkerSettings: [.linkedLibrary("gpiod")]),
         .target(name: "Gestures"),
+        // Frees what TOMLKit 0.6.0's toml++ parses (it has no function for that): see Config/TOMLDocument.swift.
+        .target(name: "CTOMLRelease"),
         .executableTarget(
             name: "Appliance",
             dependencies: [
-                "Pipeline", "Gestures", "CGPIOD",
+                "Pipeline", "Gestures", "CGPIOD", "CTOMLRelease",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
