@@ -101,6 +101,7 @@ struct RunCommand: AsyncParsableCommand {
             logger.warning("no camera yet, waiting for it: \(error)")
         }
         let outputs = try makeOutputs(settings, gpio: gpio, logger: logger)
+        if let warning = settings.noOutputsWarning { logger.warning("\(warning)") }
         let server: EventSocketServer?
         do {
             server = settings.events.socketPath.isEmpty ? nil
@@ -119,7 +120,8 @@ struct RunCommand: AsyncParsableCommand {
         let group = ServiceGroup(configuration: .init(
             services: [
                 .init(service: EventOutputService(server: server, stdout: stdout)),
-                .init(service: StatusService(loop: loop, notifier: notifier, sourceName: source.name, interval: statusInterval, logger: logger)),
+                .init(service: StatusService(loop: loop, notifier: notifier, sourceName: source.name, interval: statusInterval, logger: logger,
+                                              warning: settings.noOutputsWarning)),
                 .init(service: ReloadService(hangups: await UnixSignalsSequence(trapping: .sighup), configPath: configPath, initial: settings, loop: loop, logControl: logControl, logger: logger)),
                 .init(service: FrameLoopService(loop: loop, notifier: notifier, logger: logger),
                       successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),

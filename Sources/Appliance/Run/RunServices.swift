@@ -48,9 +48,11 @@ struct StatusService: Service {
     let sourceName: String
     let interval: Double
     let logger: Logger
+    /// Ends every status line while it holds (`NodwireConfig.noOutputsWarning`).
+    var warning: String? = nil
 
     func run() async throws {
-        let (loop, notifier, sourceName, interval, logger) = (self.loop, self.notifier, self.sourceName, self.interval, self.logger)
+        let (loop, notifier, sourceName, interval, logger, warning) = (self.loop, self.notifier, self.sourceName, self.interval, self.logger, self.warning)
         do {
             try await cancelWhenGracefulShutdown {
                 var previous = loop.current
@@ -62,7 +64,7 @@ struct StatusService: Service {
                     let cpu = ProcessCPUClock.now()
                     let current = loop.current
                     let text = StatusLine.text(previous: previous, current: current, seconds: now - previousAt,
-                                               cpuSeconds: cpu - previousCPU, now: now, source: sourceName)
+                                               cpuSeconds: cpu - previousCPU, now: now, source: sourceName) + (warning.map { "; \($0)" } ?? "")
                     notifier.status(text)
                     logger.debug("status: \(text)")
                     (previous, previousAt, previousCPU) = (current, now, cpu)
