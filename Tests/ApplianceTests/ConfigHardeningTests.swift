@@ -92,10 +92,10 @@ final class ConfigHardeningTests: XCTestCase {
         XCTAssertEqual(try Array(Data(contentsOf: URL(fileURLWithPath: saved))), partly, "the file is left as it was")
     }
 
-    /// A 10 MB key is refused with a message of a sane size: the key cut with an ellipsis and no
-    /// "did you mean" (edit distance against a 10 MB key took 17.7 s and 265 MB).
+    /// A 2 MB key is refused with a message of a sane size: the key cut with an ellipsis and no
+    /// "did you mean" (edit distance against a 10 MB key took 17.7 s and 265 MB, and echoed it whole).
     func testAHugeKeyIsRefusedWithABoundedMessage() {
-        let key = String(repeating: "k", count: 10_000_000)
+        let key = String(repeating: "k", count: 2_000_000)
         XCTAssertThrowsError(try ConfigLoader.parse("[vision]\n\(key) = 1\n", file: "huge.toml")) {
             let message = "\($0)"
             XCTAssertLessThan(message.utf8.count, 1000, String(message.prefix(300)))
@@ -115,7 +115,7 @@ final class ConfigHardeningTests: XCTestCase {
 
     /// Reloading must not grow memory. TOMLKit's Swift layer freed nothing (the parsed document, the keys,
     /// each value read): ~14 KB a load, RSS 57 → 98 MB after 3,000 SIGHUPs. Memory, not time, is measured;
-    /// the bound is generous (a quarter of what the leak grew).
+    /// the bound is generous: the leak grew RSS by 22 MB here, the fixed loader by well under 1 MB.
     func testThousandsOfReloadsDoNotGrowMemory() throws {
         let file = ReplayTests.root + "/deploy/assistive-switch.toml"
         let running = try ConfigLoader.load(file: file)
@@ -124,9 +124,9 @@ final class ConfigHardeningTests: XCTestCase {
         }
         for _ in 0..<300 { reload() }   // caches and the allocator's arenas settle first
         let before = try residentBytes()
-        for _ in 0..<3000 { reload() }
+        for _ in 0..<2000 { reload() }
         let growth = try residentBytes() - before
-        XCTAssertLessThan(growth, 10 << 20, "RSS grew \(growth / 1024) KB over 3,000 reloads")
+        XCTAssertLessThan(growth, 8 << 20, "RSS grew \(growth / 1024) KB over 2,000 reloads")
     }
 
     private func residentBytes() throws -> Int {
