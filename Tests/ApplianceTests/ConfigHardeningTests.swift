@@ -65,6 +65,13 @@ final class ConfigHardeningTests: XCTestCase {
         XCTAssertEqual(refusal("/nonexistent/n.toml"), "/nonexistent/n.toml: cannot read the config file: No such file or directory")
     }
 
+    /// A file over 1 MiB is refused as too large, without reading it all, and even when the first MiB ends
+    /// inside a character.
+    func testAFileOverAMebibyteIsRefusedAsTooLarge() throws {
+        let big = try temp("big.toml", Array(("##" + String(repeating: "é", count: 600_000) + "\n").utf8))
+        XCTAssertEqual(refusal(big), "\(big): cannot read the config file: it is larger than 1024 KiB, too large for a config file")
+    }
+
     /// A SIGHUP with a zero-filled file is refused and the running settings stay.
     func testAReloadOfAZeroFilledFileIsRefused() throws {
         let file = try temp("reload.toml", [UInt8](repeating: 0, count: 512))

@@ -11,10 +11,13 @@ enum ConfigLoader {
     /// can leave one, and running on all defaults would drive no output without a word.
     static func text(file: String) throws(ConfigError) -> String {
         let bytes = try readBytes(file)
-        try ConfigText.check(bytes, file: file)
         if bytes.count > ConfigText.maxBytes {
+            // Not text says more than too large (/dev/zero); cut after an ASCII byte, never inside a character.
+            let cut = bytes[..<ConfigText.maxBytes].lastIndex { $0 < 0x80 }.map { $0 + 1 } ?? 0
+            try ConfigText.check(bytes[..<cut], file: file)
             throw .unreadable(file: file, reason: "it is larger than \(ConfigText.maxBytes / 1024) KiB, too large for a config file")
         }
+        try ConfigText.check(bytes, file: file)
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { throw .empty(file: file) }
         return String(decoding: bytes, as: UTF8.self)
     }

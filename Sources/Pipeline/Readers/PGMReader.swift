@@ -30,7 +30,7 @@ public struct PGMReader: Sendable {
             }
             throw error
         }
-        let (pixels, _) = header.width.multipliedReportingOverflow(by: header.height)
+        let pixels = header.width * header.height   // at most FrameLimits.maxPixels
         let limit = header.binary ? parser.rasterStart() + pixels : parser.pos + pixels * maxP2BytesPerPixel
         let kind = "a \(header.width)x\(header.height) P\(header.binary ? 5 : 2) picture"
         let tooLarge = FrameSourceError.badPGM(path: path, detail: "the file is larger than \(kind) takes "
