@@ -163,5 +163,12 @@ final class ConfigHardeningTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("NO OUTPUTS BOUND: the config has no [[outputs]]"), run.stderr)
         run.signal(SIGTERM)
         XCTAssertEqual(run.finish(), 0, run.stderr)
+
+        // config check says it too, after "ok" (the file is valid).
+        let file = try temp("unbound.toml", Array(ConfigTests.out.utf8))
+        let check = try RunningNodwire(["config", "check", file])
+        XCTAssertEqual(check.finish(), 0, check.stderr)
+        XCTAssertEqual(check.stdout, "\(file): ok\n")
+        XCTAssertEqual(check.stderr, "note: NO OUTPUTS BOUND: the config has no [[bindings]], so gestures drive none of its outputs (\"a\")\n")
     }
 }
