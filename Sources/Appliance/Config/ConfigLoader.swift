@@ -46,7 +46,7 @@ enum ConfigLoader {
         try ConfigText.check(text.utf8, file: file)
         try TableHeaders.check(text, file: file)
         let table: [String: TOMLNode]
-        do { table = try TOMLNode.parse(text) } catch {
+        do throws(TOMLNode.SyntaxError) { table = try TOMLNode.parse(text) } catch {
             throw .syntax(file: file, line: error.line, column: error.column, message: error.message)
         }
         var config = NodwireConfig()

@@ -24,7 +24,7 @@ public struct PGMReader: Sendable {
         bytes.removeLast(maxHeaderBytes - n)
         var parser = Parser(bytes: bytes, name: path)
         let header: Parser.Header
-        do { header = try parser.header() } catch {
+        do throws(FrameSourceError) { header = try parser.header() } catch {
             if n == maxHeaderBytes, parser.pos >= n {
                 throw .badPGM(path: path, detail: "the header goes on past \(maxHeaderBytes) bytes without giving the picture size")
             }
