@@ -81,7 +81,7 @@ final class ConfigHardeningTests: XCTestCase {
         XCTAssertTrue(message.hasPrefix("\(file):1:1: a NUL byte"), message)
     }
 
-    /// `config check` and `calibrate --save` on such a file: exit 78, the file untouched, nothing "saved".
+    /// `config check`, `run` and `calibrate --save` on such a file: exit 78, the file untouched, nothing "saved".
     func testCommandsRefuseAZeroFilledFileWith78() throws {
         let zeros = [UInt8](repeating: 0, count: 4096)
         let file = try temp("check.toml", zeros)
@@ -90,6 +90,10 @@ final class ConfigHardeningTests: XCTestCase {
         XCTAssertTrue(check.stderr.contains("\(file):1:1: a NUL byte (0x00) is not text"), check.stderr)
 
         let clip = ReplayTests.root + "/.build-fixtures/clm_look.y4m"
+        let run = try RunningNodwire(["run", "--source", clip, "--config", file])
+        XCTAssertEqual(run.finish(), 78, run.stderr)
+        XCTAssertTrue(run.stderr.contains("\(file):1:1: a NUL byte (0x00) is not text"), run.stderr)
+
         let partly = Array("# keep me\n[vision]\nmirrored = false\n".utf8) + zeros
         let saved = try temp("calibrate.toml", partly)
         let calibrate = try RunningNodwire(["calibrate", "--source", clip, "--fast", "--seconds", "1", "--config", saved, "--save"])
