@@ -107,6 +107,7 @@ struct RunCommand: AsyncParsableCommand {
         var changed: (@Sendable (String, Bool) -> Void)?
         if let mqtt { changed = { name, value in mqtt.publishState(topic: mqtt.outputTopic(name), payload: value ? "1" : "0") } }
         let outputs = try makeOutputs(settings, gpio: gpio, logger: logger, changed: changed)
+        if let warning = settings.noOutputsWarning { logger.warning("\(warning)") }
         let server: EventSocketServer?
         do {
             server = settings.events.socketPath.isEmpty ? nil
@@ -142,7 +143,7 @@ struct RunCommand: AsyncParsableCommand {
                 .init(service: EventOutputService(server: server, stdout: stdout)),
                 mqtt.map { ServiceGroupConfiguration.ServiceConfiguration(service: MQTTService(link: $0, loop: loop, logger: logger)) },
                 .init(service: StatusService(loop: loop, notifier: notifier, sourceName: source.name, interval: statusInterval, logger: logger,
-                                             note: mqtt.map { link in { @Sendable in link.statusNote } })),
+                                             note: mqtt.map { link in { @Sendable in link.statusNote } }, warning: settings.noOutputsWarning)),
                 .init(service: ReloadService(hangups: await UnixSignalsSequence(trapping: .sighup), configPath: configPath, initial: settings, loop: loop, logControl: logControl, logger: logger)),
                 .init(service: FrameLoopService(loop: loop, notifier: notifier, logger: logger),
                       successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),

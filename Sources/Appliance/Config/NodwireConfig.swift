@@ -15,6 +15,18 @@ struct NodwireConfig: Equatable {
 
     /// Cross-setting contradictions, with their config keys.
     func problems() -> [SettingProblem] { gestures.problems() + ConfigSchema.budgetProblems(self) + events.problems() + mqtt.problems() }
+
+    /// Said at the start of `run` (log and status line) when no gesture can drive a line: on an appliance
+    /// that is almost never what was meant (a forgotten --config, a file cut short, no [[bindings]]).
+    /// Nil when a binding drives an output.
+    var noOutputsWarning: String? {
+        if outputs.outputs.isEmpty { return "NO OUTPUTS BOUND: the config has no [[outputs]], so gestures drive no line" }
+        if outputs.bindings.isEmpty {
+            let names = outputs.outputs.map { "\"\($0.name)\"" }.joined(separator: ", ")
+            return "NO OUTPUTS BOUND: the config has no [[bindings]], so gestures drive none of its outputs (\(names))"
+        }
+        return nil
+    }
 }
 
 /// The config file's keys, their meaning and what they accept. `nodwire config defaults` prints this.

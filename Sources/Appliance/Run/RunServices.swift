@@ -50,9 +50,11 @@ struct StatusService: Service {
     let logger: Logger
     /// Added to the line when there is something to say (the MQTT link's trouble).
     var note: (@Sendable () -> String?)?
+    /// Ends every status line while it holds (`NodwireConfig.noOutputsWarning`).
+    var warning: String? = nil
 
     func run() async throws {
-        let (loop, notifier, sourceName, interval, logger, note) = (self.loop, self.notifier, self.sourceName, self.interval, self.logger, self.note)
+        let (loop, notifier, sourceName, interval, logger, note, warning) = (self.loop, self.notifier, self.sourceName, self.interval, self.logger, self.note, self.warning)
         do {
             try await cancelWhenGracefulShutdown {
                 var previous = loop.current
@@ -66,6 +68,7 @@ struct StatusService: Service {
                     var text = StatusLine.text(previous: previous, current: current, seconds: now - previousAt,
                                                cpuSeconds: cpu - previousCPU, now: now, source: sourceName)
                     if let extra = note?() { text += ", \(extra)" }
+                    if let warning { text += "; \(warning)" }
                     notifier.status(text)
                     logger.debug("status: \(text)")
                     (previous, previousAt, previousCPU) = (current, now, cpu)
