@@ -162,10 +162,16 @@ struct SwingRecognizer: Sendable {
             guard !engaged else { return nil }
             return best(ending: turns.points.count - 1, settled: false, history)
         }
+        // An answer ends when the head rests longer than the slowest nod turns over (`maxHold`): a slow
+        // swing's extreme can look still for `settle`, and the rest of that answer is not a new gesture.
+        if engaged, let c = turns.current, t - c.arrived >= settings.maxHold, c.left >= t {
+            engaged = false
+            notBefore = c.left
+        }
         // Rested: no new extreme for `settle`, and still near it now (a slow swing turning over is not a rest).
         guard turns.direction != 0, let c = turns.current, t - c.arrived >= settings.settle, c.left >= t else { return nil }
         turns.settle()
-        if engaged { engaged = false; notBefore = c.left; return nil }
+        if engaged { return nil }
         return best(ending: turns.points.count - 1, settled: true, history)
     }
 
@@ -176,7 +182,7 @@ struct SwingRecognizer: Sendable {
         guard end >= fewest else { return nil }
         for strokes in fewest...min(most, end) {
             if let found = check(p, from: end - strokes, to: end, settled: settled, h) {
-                engaged = !settled
+                engaged = true   // until the head rests `maxHold`: a slow swing may go on past what looked like its end
                 notBefore = p[end].left
                 return found
             }
