@@ -35,6 +35,14 @@ fi
 # The guest runs in a chroot of the host at another working directory: paths must be absolute.
 NODWIRE_BIN=$(realpath "$NODWIRE_BIN")
 [ -z "${NODWIRE_XCTEST:-}" ] || NODWIRE_XCTEST=$(realpath "$NODWIRE_XCTEST")
+# The guest mounts its own tmpfs on /run and /var/tmp (and proc, sys, dev): a checkout or binary there would be
+# hidden from the tests, which would then fail for the wrong reason. (/tmp is fine: service-hil.sh binds what
+# it needs back over its tmpfs there.)
+for p in "$REPO" "$NODWIRE_BIN" ${NODWIRE_XCTEST:+"$NODWIRE_XCTEST"}; do
+  case "$p" in /run/*|/var/tmp/*|/proc/*|/sys/*|/dev/*)
+    fail "$p is under a folder the VM guest covers with its own mount (/run, /var/tmp, /proc, /sys, /dev): the tests could not see it; use a checkout elsewhere (e.g. under /tmp or /work)";;
+  esac
+done
 T2=$(t)
 # Each suite boots its own guest; all run even when one fails, so a red CI shows every failure at once.
 rc=0; failed=
