@@ -56,7 +56,9 @@ vm_suite() { # NAME SCRIPT [BIN XCTEST [EXTRA_ENV]]
 }
 vm_suite "GPIO" gpio-hil.sh
 vm_suite "camera" camera-hil.sh
-vm_suite "gestures -> outputs (replay into gpio-sim lines, signals, gpio test)" outputs-hil.sh
+# The replays and runs play a 17 s clip in real time; a loaded TCG guest took 120 s and more for one of them
+# (369 s for the suite): the guest timeout only bounds a hung suite.
+VM_TIMEOUT=${VM_TIMEOUT:-900} vm_suite "gestures -> outputs (replay into gpio-sim lines, signals, gpio test)" outputs-hil.sh
 # The installed unit under a real systemd in the guest: its sandbox, install/uninstall, the watchdog, and
 # the real `nodwire run` on the camera with a status LED line. (Its one flake was a fixed 0.8 s wait for
 # `gpio set` to start; it now waits for the line to be held.) ~350 s on TCG: a longer guest timeout.
