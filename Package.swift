@@ -27,10 +27,14 @@ let package = Package(
         .target(name: "Pipeline", dependencies: ["CDlibFace", "CLibcamera"]),
         .target(name: "CGPIOD", linkerSettings: [.linkedLibrary("gpiod")]),
         .target(name: "Gestures"),
+        // libmosquitto, the MQTT client ([mqtt] in the config): headers and library from `pkg-config libmosquitto`.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // Frees what TOMLKit 0.6.0's toml++ parses (it has no function for that): see Config/TOMLDocument.swift.
+        .target(name: "CTOMLRelease"),
         .executableTarget(
             name: "Appliance",
             dependencies: [
-                "Pipeline", "Gestures", "CGPIOD",
+                "Pipeline", "Gestures", "CGPIOD", "CMosquitto", "CTOMLRelease",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),

@@ -2,7 +2,7 @@
 # Fuzzes the Y4M and PGM readers, then the config loader, with libFuzzer + AddressSanitizer.
 #   scripts/fuzz.sh [SECONDS]     (default 30, for each)
 # Builds straight from the sources with swiftc (no dlib, no SwiftPM build) into .build-fuzz/,
-# seeds a corpus with small valid files, runs, and exits non-zero if a crash is found
+# seeds a corpus with small valid files, runs, and exits non-zero if a crash or a leak is found
 # (the crashing input is saved under .build-fuzz/artifacts/; replay it with
 #  .build-fuzz/reader-fuzz .build-fuzz/artifacts/crash-...  or  .build-fuzz/config-fuzz ...).
 set -euo pipefail
@@ -69,26 +69,27 @@ fuzz() {
 fuzz reader-fuzz "$out/reader.dict" "$out/corpus" "$s"
 
 # The config loader: TOML text -> NodwireConfig. Only the loader's own files and the settings types are
-# compiled (Gestures whole, Pipeline's VisionSettings alone), with TOMLKit (Swift over toml++'s C++) from
-# the package checkout. A settings type that another area adds must be added to `settings` below.
+# compiled (Gestures whole, Pipeline's VisionSettings alone), with toml++ under TOMLKit's C layer (CTOML)
+# from the package checkout; the loader does not use TOMLKit's Swift layer. A settings type that another
+# area adds must be added to `settings` below.
 tk=.build/checkouts/TOMLKit
 [ -d "$tk" ] || swift package resolve >/dev/null
 clangxx=${CLANGXX:-$(dirname "$swiftc")/clang++}
 m=$out/config-modules
-ctoml=(-Xcc -fmodule-map-file="$tk/Sources/CTOML/include/CTOML/module.modulemap" -I "$tk/Sources/CTOML/include/CTOML")
+ctoml=(-Xcc -fmodule-map-file="$tk/Sources/CTOML/include/CTOML/module.modulemap" -I "$tk/Sources/CTOML/include/CTOML"
+       -Xcc -fmodule-map-file=Sources/CTOMLRelease/include/module.modulemap -I Sources/CTOMLRelease/include)
 mkdir -p "$m" "$out/config-corpus" "$out/config-seeds"
 echo "== building $out/config-fuzz"
 for cpp in "$tk"/Sources/CTOML/Sources/*.cpp; do
     "$clangxx" -c -std=c++17 -O1 -g -fsanitize=fuzzer-no-link,address -DTOML_EXCEPTIONS=1 \
         -I "$tk/Sources/CTOML/include" "$cpp" -o "$m/ctoml-$(basename "$cpp" .cpp | tr '&' '_').o"
 done
+"$clangxx" -x c -c -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CTOMLRelease/include Sources/CTOMLRelease/CTOMLRelease.c -o "$m/ctomlrelease.o"
 module() {   # NAME SOURCES...: one Swift module with coverage, as an object and a .swiftmodule
     local name=$1; shift
     "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -g -wmo -module-name "$name" -I "$m" "${ctoml[@]}" \
         -emit-module -emit-module-path "$m/$name.swiftmodule" -c -o "$m/$name.o" "$@"
 }
-mapfile -t tomlkit < <(find "$tk/Sources/TOMLKit" -name '*.swift')
-module TOMLKit "${tomlkit[@]}"
 module Gestures Sources/Gestures/*.swift
 module Pipeline Sources/Pipeline/Vision/VisionSettings.swift Sources/Pipeline/Camera/CameraSettings.swift Sources/Pipeline/Camera/CameraError.swift \
     Sources/Pipeline/Budget/BudgetSettings.swift Sources/Pipeline/Budget/PowerModel.swift
@@ -96,7 +97,7 @@ settings=(Sources/Appliance/Run/RunSettings.swift Sources/Appliance/Outputs/Outp
           Sources/Appliance/Outputs/GPIOLineSpec.swift Sources/Appliance/Outputs/GPIOError.swift)
 "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -g -module-name ConfigFuzz -I "$m" "${ctoml[@]}" \
     Sources/Appliance/Config/*.swift "${settings[@]}" Fuzz/ConfigFuzz.swift \
-    "$m"/TOMLKit.o "$m"/Gestures.o "$m"/Pipeline.o "$m"/ctoml-*.o -lstdc++ -o "$out/config-fuzz"
+    "$m"/Gestures.o "$m"/Pipeline.o "$m"/ctoml-*.o "$m"/ctomlrelease.o -lstdc++ -o "$out/config-fuzz"
 
 c=$out/config-seeds
 printf '[vision]\nmirrored = true\nmin_face_size = 90\n[gestures.zones]\nthreshold_yaw = 15\n' > "$c/basic.toml"
@@ -110,6 +111,7 @@ printf 'gestures.zones.idle_yaw = 4.5\n"gestures".refractory = 2\n[gestures.cali
     done
     grep -ho '"[a-z_]*\.[a-z_.]*"' Sources/Appliance/Config/*.swift | tr -d '"' | sed 's/.*\.//' | grep -v '^$' | sort -u | sed 's/.*/"&"/'
 } > "$out/config.dict"
-# Leak checks are off here: TOMLKit 0.6.0 never frees what TOMLTable.keys gets from C (tableGetKeys mallocs
-# and strdups; a few hundred bytes a load). Everything else ASan checks stays on.
-ASAN_OPTIONS=detect_leaks=0 fuzz config-fuzz "$out/config.dict" "$out/config-corpus" "$c" -detect_leaks=0
+# Leaks fail the run (LeakSanitizer, checked by libFuzzer after any input that mallocs more than it frees):
+# the loader used to leak the whole parsed document on every load (TOMLKit's Swift layer frees nothing it
+# gets from C; see Sources/Appliance/Config/TOMLDocument.swift), which a reload loop turns into a growing RSS.
+fuzz config-fuzz "$out/config.dict" "$out/config-corpus" "$c" -detect_leaks=1

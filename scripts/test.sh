@@ -9,7 +9,7 @@
 # NODWIRE_BUILD_STAMP=FILE: touched once the build succeeded (.ci/run uses it to know its binaries are there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+scripts/setup.sh --tests
 if [ "${NODWIRE_RENDER_SYNTH:-0}" = 1 ]; then
     NODWIRE_SYNTH_DEV=$(scripts/synth-dev.sh)
 else

@@ -77,6 +77,11 @@ public struct GestureSettings: Sendable, Equatable {
         public var returnTolerance = 0.35
         /// The other axis may move at most this fraction of this axis's range.
         public var maxCrossRatio = 0.5
+        /// Degrees from facing the camera on the other axis (yaw for a nod, pitch for a shake) beyond which
+        /// nothing counts: there five landmarks mix turning into nodding (measured on the rendered sweeps:
+        /// up to 15° of false pitch at 35° of yaw, under 3° within 25°), so a turn held to one side would
+        /// read as a nod. Mount the camera within this of where the person faces.
+        public var maxOtherAngle: Double
         /// In the `contrastWindow` seconds before it, no stroke may exceed `contrast` x its mean stroke: a nod
         /// stands out of the motion before it (talking's own sways), however soon after talking it comes.
         public var contrast = 0.7
@@ -89,7 +94,9 @@ public struct GestureSettings: Sendable, Equatable {
         /// Degrees the head must turn back before a turning point counts: above the pose's jitter.
         public var hysteresis = 1.5
 
-        public init(minAmplitude: Double, singleRange: Double) { self.minAmplitude = minAmplitude; self.singleRange = singleRange }
+        public init(minAmplitude: Double, singleRange: Double, maxOtherAngle: Double) {
+            self.minAmplitude = minAmplitude; self.singleRange = singleRange; self.maxOtherAngle = maxOtherAngle
+        }
     }
 
     public struct Proportional: Sendable, Equatable {
@@ -128,8 +135,8 @@ public struct GestureSettings: Sendable, Equatable {
     public var zones = Zones()
     public var continuous = Continuous()
     public var discrete = Discrete()
-    public var nod = Swing(minAmplitude: 3, singleRange: 12)
-    public var shake = Swing(minAmplitude: 4, singleRange: 36)
+    public var nod = Swing(minAmplitude: 3, singleRange: 12, maxOtherAngle: 25)
+    public var shake = Swing(minAmplitude: 4, singleRange: 36, maxOtherAngle: 30)
     /// After a nod or shake, nothing else fires for this long (s): one event per gesture.
     public var refractory = 1.2
     public var proportional = Proportional()

@@ -103,7 +103,9 @@ struct TurningPoints: Sendable {
 /// - a gesture is 2 to 8 strokes (one-way movements) between turning points, each stroke at least
 ///   `minAmplitude`, none much smaller than the others, none paused at a turning point;
 /// - at a human nodding rate: strokes together no faster than `maxRate`, none slower than `maxStroke`;
-/// - one axis: the other moves at most `maxCrossRatio` of this one's range, and the head does not travel;
+/// - one axis: the other moves at most `maxCrossRatio` of this one's range and stays within `maxOtherAngle`
+///   of facing the camera, and the head does not travel;
+/// - a nod dips below where the head rested before it (more than `hysteresis`);
 /// - it stands out from what came before: no stroke in the `contrastWindow` before it bigger than
 ///   `contrast` × its mean stroke (talking that turns into a nod is fine when the nod is bigger);
 /// - it ends back where it began (within `returnTolerance`) once the head rests `settle`, or it is a
@@ -182,6 +184,14 @@ struct SwingRecognizer: Sendable {
         return nil
     }
 
+    /// Where the head rested before turning point `a`: back along the strokes to a pause longer than a
+    /// nod's (`maxHold`), or to the oldest point kept.
+    private func restLevel(before a: Int, _ p: [TurningPoints.Point]) -> Double {
+        var k = a
+        while k > 0, p[k].left - p[k].arrived <= settings.maxHold { k -= 1 }
+        return p[k].value
+    }
+
     /// Whether the strokes between turning points `a` and `b` are a gesture.
     private func check(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool, _ h: History) -> Found? {
         let s = settings
@@ -203,12 +213,16 @@ struct SwingRecognizer: Sendable {
         if strokes < 4 {
             guard s.single, range >= s.singleRange else { return nil }
         }
+        // A "yes" goes down from where the head rested before it (by more than the pose's jitter: the pitch
+        // of a face whose nose hides its base reads small dips). A head tipped back and returning does not (a
+        // look up, or five landmarks folding at the top of one), nor does an upward toss ("no" in places).
+        if axis == .pitch { guard lo < restLevel(before: a, p) - s.hysteresis else { return nil } }
         if settled {
             guard abs(p[b].value - p[a].value) <= s.returnTolerance * largest else { return nil }
         }
-        // What came before: no stroke as big in the contrast window.
+        // What came before: no stroke as big that set off in the contrast window.
         var i = a
-        while i > 0, p[a].left - p[i - 1].arrived <= s.contrastWindow {
+        while i > 0, p[a].left - p[i - 1].left <= s.contrastWindow {
             if abs(p[i].value - p[i - 1].value) > s.contrast * mean { return nil }
             i -= 1
         }
@@ -226,7 +240,7 @@ struct SwingRecognizer: Sendable {
                 origin = e
             }
         }
-        if olo <= ohi { guard ohi - olo <= s.maxCrossRatio * range else { return nil } }
+        if olo <= ohi { guard ohi - olo <= s.maxCrossRatio * range, max(-olo, ohi) <= s.maxOtherAngle else { return nil } }
         guard travel <= maxTranslation else { return nil }
         return Found(cycles: max(1, strokes / 2))
     }

@@ -18,7 +18,7 @@ private enum Floor {
     static let synthMinNodsFound = 10              // of 12
     static let synthMinShakesFound = 7             // of 8
     static let synthMinLooksFound = 20             // of 24 (22 at 0f308f3, before the pose and recogniser rewrite)
-    static let synthMaxFalseNods = 3               // all on the sweeps, where the 5-point fit slips at 35° yaw / 25° up
+    static let synthMaxFalseNods = 0               // 3 before a nod had to dip and face the camera (sweeps: 35° yaw, 25° up)
     static let synthMaxFalseShakes = 0
     static let synthMaxFalseLooks = 0
     static let synthMaxWrongDirection = 1

@@ -19,6 +19,7 @@ final class FrameLoopTests: XCTestCase {
         let away: Range<Int>
         var suspended = 0
         var onFrame: (Int) -> Void = { _ in }
+        var wantsEveryFrame = false
 
         init(away: Range<Int> = 0..<0) throws {
             reader = try Y4MReader(path: FrameLoopTests.clip)
@@ -149,6 +150,20 @@ final class FrameLoopTests: XCTestCase {
         XCTAssertEqual(done.frames + done.budgetSkipped, 420)
         XCTAssertEqual(Double(done.frames), 420 * 10 / 25, accuracy: 2, "10 of every 25 frames")
         XCTAssertEqual(done.governor?.targetRate, 10)
+    }
+
+    func testASourceThatWantsEveryFrameIsNotThinnedByRateOrBudget() throws {
+        let source = try ScriptedSource()
+        source.wantsEveryFrame = true
+        var budget = BudgetSettings()
+        budget.activeRate = 5   // of a 25 fps clip
+        budget.cpuPercent = 1
+        let loop = FrameLoop(source: source, processor: try processor(), gestures: GestureSettings(), budget: budget,
+                             readSensors: false, outputs: nil, sinks: [Collector()], notifier: try SystemdNotifier(environment: [:]),
+                             logger: .init(label: "test"))
+        try loop.run()
+        XCTAssertEqual(loop.current.frames, 420)
+        XCTAssertEqual(loop.current.budgetSkipped, 0)
     }
 
     func testACriticalBatteryPausesTheCameraAndALowOneShowsOnTheStatusLED() throws {

@@ -187,7 +187,7 @@ final class RunPartsTests: XCTestCase {
         try Data([0x5B, 0x76, 0x69, 0x73, 0x69, 0x6F, 0x6E, 0x5D, 0x0A, 0x23, 0xE9, 0x0A]).write(to: URL(fileURLWithPath: file))
         defer { try? FileManager.default.removeItem(atPath: file) }
         XCTAssertThrowsError(try ConfigLoader.load(file: file)) {
-            XCTAssertEqual("\($0)", "\(file): cannot read the config file: it is not UTF-8 text (save it as UTF-8)")
+            XCTAssertEqual("\($0)", "\(file):2:2: byte 0xE9 is not UTF-8; a config file is UTF-8 text with no control characters but tab, newline and carriage return")
         }
     }
 

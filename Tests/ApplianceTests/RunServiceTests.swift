@@ -11,9 +11,10 @@ final class RunningNodwire: @unchecked Sendable {
     private var out = Data()
     private var err = Data()
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.exe) else { throw TimedOut(what: "\(Self.exe) (swift build --build-tests builds it)") }
-        process.executableURL = URL(fileURLWithPath: Self.exe)
+    /// `executable`: another program to watch the same way (the MQTT tests' broker and mosquitto_sub).
+    init(_ arguments: [String], environment: [String: String] = [:], executable: String = RunningNodwire.exe) throws {
+        guard FileManager.default.isExecutableFile(atPath: executable) else { throw TimedOut(what: "\(executable) (swift build --build-tests builds it)") }
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "JOURNAL_STREAM", "INVOCATION_ID"] { env[key] = nil }

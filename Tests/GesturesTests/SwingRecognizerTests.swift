@@ -128,6 +128,40 @@ final class SwingRecognizerTests: XCTestCase {
         XCTAssertEqual(wide.events().of(.shake).count, 1, "a wide single shake is a no")
     }
 
+    /// A "yes" goes down first. Tipping the head back and returning is not one, nor is the pose folding at
+    /// the top of a look up (five landmarks read 25° up as 14°, then 4°, then 14° again: up-down-up-down).
+    func testUpAndBackIsNotANodButDownAndBackIs() {
+        var up = Stream()
+        up.rest(1.5)
+        up.ramp(0.35, from: (0, 0), to: (0, 16))
+        up.ramp(0.35, from: (0, 16), to: (0, 0))
+        up.rest(1.5)
+        XCTAssertTrue(up.events().of(.nod).isEmpty, "\(up.events().gestures)")
+        var fold = Stream()
+        fold.rest(1.5)
+        for (a, b) in [(0.0, 14.0), (14, 4), (4, 14), (14, 0)] { fold.ramp(0.5, from: (0, a), to: (0, b)) }
+        fold.rest(1.5)
+        XCTAssertTrue(fold.events().of(.nod).isEmpty, "\(fold.events().gestures)")
+        var down = Stream()
+        down.rest(1.5)
+        down.ramp(0.35, from: (0, 0), to: (0, -16))
+        down.ramp(0.35, from: (0, -16), to: (0, 0))
+        down.rest(1.5)
+        XCTAssertEqual(down.events().of(.nod).count, 1, "\(down.events().gestures)")
+    }
+
+    /// Turned far to one side, five landmarks read turning as nodding: no nod counts beyond `maxOtherAngle`
+    /// of yaw; the same nod a little turned (a camera off to one side) counts.
+    func testNoNodCountsWhileTurnedFarAway() {
+        for (yaw, expected) in [(32.0, 0), (15, 1), (-15, 1), (-32, 0)] {
+            var s = Stream()
+            s.rest(1, yaw: yaw)
+            s.add(1.5) { t in (yaw, -10 * sin(2 * .pi * t / 0.5)) }
+            s.rest(1.5, yaw: yaw)
+            XCTAssertEqual(s.events().of(.nod).count, expected, "yaw \(yaw): \(s.events().gestures)")
+        }
+    }
+
     /// A small range of movement (a limited neck): 3° nods are below the default, found with a lower setting.
     func testSmallRangeIsServedBySettings() {
         var s = Stream()

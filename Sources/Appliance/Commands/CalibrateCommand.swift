@@ -94,7 +94,11 @@ struct CalibrateCommand: ParsableCommand {
                                         ("gestures.zones.threshold_yaw", proposed.thresholdYaw), ("gestures.zones.threshold_pitch", proposed.thresholdPitch)]
         for (key, value) in keys { print("\(key) = \(fmt(value))") }
         guard save, let config else { return }
-        let text = (try? String(contentsOfFile: config, encoding: .utf8)) ?? ""
+        // Read as the loader reads it: a file that became unreadable or not text is refused, not replaced.
+        let text: String
+        do { text = try ConfigLoader.text(file: config) } catch {
+            throw Failure(message: "nothing written: \(error)", exitCode: ConfigError.exitCode)
+        }
         let edited = ConfigFileEdit.set(keys.map { ($0.0, ConfigValue.double($0.1)) }, in: text)
         do { _ = try ConfigLoader.parse(edited, file: config) } catch {
             throw Failure(message: "the proposed zones do not fit the other settings, nothing written: \(error)", exitCode: 78)

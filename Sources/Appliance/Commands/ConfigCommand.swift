@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `nodwire config defaults|check`.
 struct ConfigCommand: ParsableCommand {
@@ -17,8 +18,10 @@ struct ConfigCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Checks a config file; exit code 78 and the reason if it is refused.")
         @Argument(help: "The TOML file to check.") var file: String
         func run() throws {
-            _ = try loadConfig(file)
+            let config = try loadConfig(file)
             print("\(file): ok")
+            // Valid (replay and faces need no outputs), but `run` would drive nothing: say it here first.
+            if let warning = config.noOutputsWarning { FileHandle.standardError.write(Data("note: \(warning)\n".utf8)) }
         }
     }
 }

@@ -16,9 +16,10 @@ struct FacesCommand: ParsableCommand {
 
     func run() throws {
         let settings = try loadConfig(config)
-        let processor = try makeProcessor(settings.vision)
+        // The picture before the model: a wrong file is refused at once, not after seconds of loading.
         let frame: LumaFrame
         do { frame = try PGMReader.read(path: file) } catch { throw Failure(message: "\(error)", exitCode: 65) }
+        let processor = try makeProcessor(settings.vision)
         let faces = processor.tracker.faces(in: frame)
         for face in faces {
             let b = face.box, n = { (v: Double) in EventJSON.number(v, 1) }

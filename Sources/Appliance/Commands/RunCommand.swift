@@ -37,8 +37,8 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "With --source: start the recording over at its end instead of stopping.")
     var loop = false
 
-    @Flag(help: ArgumentHelp("With --source: deliver every frame, waiting for a slow loop instead of skipping to the newest.",
-                             discussion: "Frames never come before their time in the recording; on a machine too slow for its rate the run takes longer than the recording, but sees what a fast one would (tests)."))
+    @Flag(help: ArgumentHelp("With --source: process every frame, waiting for a slow loop instead of skipping to the newest.",
+                             discussion: "Frames never come before their time in the recording, and neither the active rate nor the CPU budget thins them (battery and heat still pause): on a machine too slow for the recording the run takes longer, but sees what a fast one would (tests)."))
     var everyFrame = false
 
     @Option(help: "The camera: its number in `nodwire cameras` or its id (instead of camera.id in the config).")
@@ -100,7 +100,14 @@ struct RunCommand: AsyncParsableCommand {
             // The loop reports it (camera_lost, status, fault LED) and the source keeps trying.
             logger.warning("no camera yet, waiting for it: \(error)")
         }
-        let outputs = try makeOutputs(settings, gpio: gpio, logger: logger)
+        let mqtt: MQTTLink?
+        do { mqtt = settings.mqtt.enabled ? try MQTTLink(settings: settings.mqtt, logger: logger) : nil } catch {
+            throw Failure(message: "\(error)", exitCode: ConfigError.exitCode)
+        }
+        var changed: (@Sendable (String, Bool) -> Void)?
+        if let mqtt { changed = { name, value in mqtt.publishState(topic: mqtt.outputTopic(name), payload: value ? "1" : "0") } }
+        let outputs = try makeOutputs(settings, gpio: gpio, logger: logger, changed: changed)
+        if let warning = settings.noOutputsWarning { logger.warning("\(warning)") }
         let server: EventSocketServer?
         do {
             server = settings.events.socketPath.isEmpty ? nil
@@ -110,20 +117,37 @@ struct RunCommand: AsyncParsableCommand {
             throw error
         }
         let stdout = settings.events.stdout ? StdoutEventWriter(logger: logger) : nil
-        let sinks: [any EventSink] = [stdout as (any EventSink)?, server].compactMap { $0 }
+        let sinks: [any EventSink] = [stdout as (any EventSink)?, server, mqtt].compactMap { $0 }
         let loop = FrameLoop(source: source, processor: processor, gestures: settings.gestures, budget: settings.budget,
                              outputs: outputs, sinks: sinks, notifier: notifier, logger: logger)
         if let server { logger.info("serving events on \(server.path)") }
+        if let mqtt {
+            mqtt.announce = { type, reason in loop.note(type, reason: reason) }
+            let handler = MQTTCommands(enabled: settings.mqtt.commands, loop: loop, outputs: outputs,
+                                       pulsable: settings.outputs.outputs.map(\.name).filter { $0 != settings.outputs.statusLED?.output },
+                                       configPath: configPath, logger: logger)
+            mqtt.commands = { kind, payload, retained in MQTTCommands.json(kind: kind, handler.handle(kind: kind, payload: payload, retained: retained)) }
+            let kinds = settings.mqtt.commands.enabled
+            logger.notice("mqtt: commands accepted on \(mqtt.commandTopic)/…: \(kinds.isEmpty ? "none (every [mqtt.commands] setting is off)" : kinds.joined(separator: ", "))")
+            if settings.mqtt.homeAssistant.discovery {
+                mqtt.onConnect = HomeAssistant.documents(discoveryPrefix: settings.mqtt.homeAssistant.prefix, prefix: mqtt.prefix, clientID: mqtt.clientID,
+                                                         outputs: settings.outputs.outputs.map(\.name))
+                    .map { MQTTOutbox.Message(topic: $0.topic, payload: $0.payload, retain: true, queuedAt: 0) }
+            }
+            logger.info("mqtt: publishing to \(mqtt.endpoint.description) under \(mqtt.prefix)/ (client id \(mqtt.clientID))")
+        }
 
         // Shutdown runs in reverse order: the frame loop stops first, the event outputs flush last.
         let group = ServiceGroup(configuration: .init(
             services: [
                 .init(service: EventOutputService(server: server, stdout: stdout)),
-                .init(service: StatusService(loop: loop, notifier: notifier, sourceName: source.name, interval: statusInterval, logger: logger)),
+                mqtt.map { ServiceGroupConfiguration.ServiceConfiguration(service: MQTTService(link: $0, loop: loop, logger: logger)) },
+                .init(service: StatusService(loop: loop, notifier: notifier, sourceName: source.name, interval: statusInterval, logger: logger,
+                                             note: mqtt.map { link in { @Sendable in link.statusNote } }, warning: settings.noOutputsWarning)),
                 .init(service: ReloadService(hangups: await UnixSignalsSequence(trapping: .sighup), configPath: configPath, initial: settings, loop: loop, logControl: logControl, logger: logger)),
                 .init(service: FrameLoopService(loop: loop, notifier: notifier, logger: logger),
                       successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
-            ],
+            ].compactMap { $0 },
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: Logger(label: "nodwire.services") { GatedLogHandler(inner: NodwireLogHandler(label: $0, control: logControl), floor: .warning) }
         ))
@@ -134,7 +158,8 @@ struct RunCommand: AsyncParsableCommand {
 extension RunCommand {
     /// The config's outputs, requested at their safe values and started (the status LED says "searching"),
     /// or nil when there are none. Each line change is logged (debug; info for a dry run).
-    static func makeOutputs(_ settings: NodwireConfig, gpio: Driver, logger: Logger) throws -> OutputRunner? {
+    static func makeOutputs(_ settings: NodwireConfig, gpio: Driver, logger: Logger,
+                            changed: (@Sendable (String, Bool) -> Void)? = nil) throws -> OutputRunner? {
         guard !settings.outputs.isEmpty else { return nil }
         let driver: LineDriver
         do {
@@ -147,6 +172,7 @@ extension RunCommand {
         let runner = OutputRunner(
             planner: OutputPlanner(config: settings.outputs, recalibrateAfterLoss: settings.gestures.calibration.recalibrateAfterLoss),
             driver: driver, clock: { MonotonicClock.now() - start }, log: { logger.log(level: level, "\($0)") })
+        runner.changed = changed
         do { try runner.start() } catch {
             _ = runner.shutdown()
             throw error

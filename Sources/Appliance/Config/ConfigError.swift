@@ -2,6 +2,8 @@
 /// value, and what is allowed. Nothing starts with a refused file (exit code 78, EX_CONFIG).
 enum ConfigError: Error, Equatable, CustomStringConvertible {
     case unreadable(file: String, reason: String)
+    case notText(file: String, line: Int, column: Int, problem: String)
+    case empty(file: String)
     case syntax(file: String, line: Int, column: Int, message: String)
     case unknownKey(file: String, line: Int?, key: String, known: [String])
     case notATable(file: String, line: Int?, key: String)
@@ -16,23 +18,39 @@ enum ConfigError: Error, Equatable, CustomStringConvertible {
         switch self {
         case let .unreadable(file, reason):
             return "\(file): cannot read the config file: \(reason)"
+        case let .notText(file, line, column, problem):
+            return "\(file):\(line):\(column): \(problem); a config file is UTF-8 text with no control characters but tab, newline and carriage return"
+        case let .empty(file):
+            return "\(file): the file is empty, which a power cut can leave; it is not taken as all the defaults. "
+                + "For every default, write a comment in it, e.g. # all defaults"
         case let .syntax(file, line, column, message):
             return "\(file):\(line):\(column): not valid TOML: \(message)"
         case let .unknownKey(file, line, key, known):
             let hint = Self.closest(to: key, in: known).map { " Did you mean \($0)?" } ?? ""
-            return "\(at(file, line)): unknown setting \(key).\(hint) Known here: \(known.joined(separator: ", "))"
+            return "\(at(file, line)): unknown setting \(Self.clip(key)).\(hint) Known here: \(known.joined(separator: ", "))"
         case let .notATable(file, line, key):
-            return "\(at(file, line)): \(key) is a section of settings, not a value; write [\(key)] and its settings below it"
+            return "\(at(file, line)): \(Self.clip(key)) is a section of settings, not a value; write [\(Self.clip(key))] and its settings below it"
         case let .wrongType(file, line, key, value, allowed):
-            return "\(at(file, line)): \(key) = \(value) has the wrong type; allowed: \(allowed)"
+            return "\(at(file, line)): \(Self.clip(key)) = \(Self.clip(value)) has the wrong type; allowed: \(allowed)"
         case let .outOfRange(file, line, key, value, allowed):
-            return "\(at(file, line)): \(key) = \(value) is not allowed; allowed: \(allowed)"
+            return "\(at(file, line)): \(Self.clip(key)) = \(Self.clip(value)) is not allowed; allowed: \(allowed)"
         case let .inconsistent(file, key, problem):
             return "\(file): \(key): \(problem)"
         }
     }
 
-    /// The known key nearest to a misspelt one (edit distance at most 3), for a hint.
+    /// Longest key or value a message repeats whole; a longer one is cut with an ellipsis (a 10 MB key
+    /// is not echoed back).
+    static let echoLimit = 80
+
+    static func clip(_ s: String) -> String {
+        guard s.utf8.count > echoLimit else { return s }
+        return String(s.prefix(echoLimit - 1)) + "…"
+    }
+
+    /// The known key nearest to a misspelt one (edit distance at most 3), for a hint. Edit distance takes
+    /// time and memory in proportion to the product of the lengths, so a key name longer than any known
+    /// one by more than 3 (which cannot be within 3 edits) gets no hint.
     static func closest(to key: String, in known: [String]) -> String? {
         func distance(_ a: [Character], _ b: [Character]) -> Int {
             var row = Array(0...b.count)
@@ -47,8 +65,9 @@ enum ConfigError: Error, Equatable, CustomStringConvertible {
             }
             return row[b.count]
         }
-        let last = Array(key.split(separator: ".").last.map(String.init) ?? key)
-        return known.map { ($0, distance(last, Array($0.split(separator: ".").last.map(String.init) ?? $0))) }
-            .filter { $0.1 <= 3 }.min { $0.1 < $1.1 }?.0
+        func name(_ key: String) -> [Character] { Array(key.split(separator: ".").last.map(String.init) ?? key) }
+        let names = known.map(name)
+        guard key.utf8.count <= 1000, case let last = name(key), last.count <= (names.map(\.count).max() ?? 0) + 3 else { return nil }
+        return zip(known, names).map { ($0, distance(last, $1)) }.filter { $0.1 <= 3 }.min { $0.1 < $1.1 }?.0
     }
 }

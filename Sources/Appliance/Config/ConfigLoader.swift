@@ -1,26 +1,53 @@
 import Foundation
-import TOMLKit
 
 /// Reads a TOML config file into `NodwireConfig`, refusing anything it does not understand.
 enum ConfigLoader {
     static func load(file: String) throws(ConfigError) -> NodwireConfig {
-        let text: String
-        do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
-            if FileManager.default.isReadableFile(atPath: file), FileManager.default.contents(atPath: file) != nil {
-                throw .unreadable(file: file, reason: "it is not UTF-8 text (save it as UTF-8)")
-            }
-            throw .unreadable(file: file, reason: (error as NSError).localizedDescription)
+        try parse(try text(file: file), file: file)
+    }
+
+    /// The file's text, refused (with where and why) unless it is UTF-8 text: the same check whoever reads
+    /// a config (run, reload, config check, calibrate --save). An empty file is refused too: a power cut
+    /// can leave one, and running on all defaults would drive no output without a word.
+    static func text(file: String) throws(ConfigError) -> String {
+        let bytes = try readBytes(file)
+        if bytes.count > ConfigText.maxBytes {
+            // Not text says more than too large (/dev/zero); cut after an ASCII byte, never inside a character.
+            let cut = bytes[..<ConfigText.maxBytes].lastIndex { $0 < 0x80 }.map { $0 + 1 } ?? 0
+            try ConfigText.check(bytes[..<cut], file: file)
+            throw .unreadable(file: file, reason: "it is larger than \(ConfigText.maxBytes / 1024) KiB, too large for a config file")
         }
-        return try parse(text, file: file)
+        try ConfigText.check(bytes, file: file)
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { throw .empty(file: file) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// At most `ConfigText.maxBytes` + 1 bytes of the file (enough to know it is too large).
+    private static func readBytes(_ file: String) throws(ConfigError) -> [UInt8] {
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(file: file, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var st = stat()
+        if fstat(fd, &st) == 0, st.st_mode & 0o170000 == 0o040000 { throw .unreadable(file: file, reason: "it is a directory, not a file") }
+        var bytes = [UInt8](repeating: 0, count: ConfigText.maxBytes + 1)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else { throw .unreadable(file: file, reason: String(cString: strerror(errno))) }
+            if n == 0 { break }
+            count += n
+        }
+        bytes.removeLast(bytes.count - count)
+        return bytes
     }
 
     static func parse(_ text: String, file: String) throws(ConfigError) -> NodwireConfig {
+        try ConfigText.check(text.utf8, file: file)
         try TableHeaders.check(text, file: file)
-        let table: TOMLTable
-        do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
-            throw .syntax(file: file, line: error.source.begin.line, column: error.source.begin.column, message: error.description)
-        } catch {
-            throw .syntax(file: file, line: 1, column: 1, message: "\(error)")
+        let table: [String: TOMLNode]
+        do throws(TOMLNode.SyntaxError) { table = try TOMLNode.parse(text) } catch {
+            throw .syntax(file: file, line: error.line, column: error.column, message: error.message)
         }
         var config = NodwireConfig()
         let lines = KeyLines(text)
@@ -36,13 +63,13 @@ enum ConfigLoader {
         return config
     }
 
-    private static func walk(_ table: TOMLTable, prefix: String, file: String, lines: KeyLines, specs: [String: SettingSpec],
+    private static func walk(_ table: [String: TOMLNode], prefix: String, file: String, lines: KeyLines, specs: [String: SettingSpec],
                              sections: Set<String>, into config: inout NodwireConfig) throws(ConfigError) {
         // Arrays of tables ([[outputs]]...) have their own reader (Schema+Outputs.swift).
         for key in table.keys.sorted() where !(prefix.isEmpty && ConfigSchema.outputSections.contains(key)) {
             let full = prefix.isEmpty ? key : "\(prefix).\(key)"
-            guard let value = table[key]?.tomlValue else { continue }
-            if value.type == .table, let sub = value.table {
+            let value = table[key]!
+            if let sub = value.table {
                 guard sections.contains(full) else {
                     throw .unknownKey(file: file, line: lines.line(of: full), key: full, known: known(under: prefix, specs: specs, sections: sections))
                 }
@@ -54,13 +81,13 @@ enum ConfigLoader {
                 throw .unknownKey(file: file, line: lines.line(of: full), key: full, known: known(under: prefix, specs: specs, sections: sections))
             }
             let parsed: ConfigValue
-            switch value.type {
-            case .bool: parsed = .bool(value.bool ?? false)
-            case .int: parsed = .int(value.int ?? 0)
-            case .double: parsed = .double(value.double ?? 0)
-            case .string: parsed = .string(value.string ?? "")
+            switch value {
+            case let .bool(b): parsed = .bool(b)
+            case let .int(i): parsed = .int(i)
+            case let .double(d): parsed = .double(d)
+            case let .string(s): parsed = .string(s)
             default:
-                throw .wrongType(file: file, line: lines.line(of: full), key: full, value: value.debugDescription, allowed: spec.kind.allowed)
+                throw .wrongType(file: file, line: lines.line(of: full), key: full, value: value.text, allowed: spec.kind.allowed)
             }
             switch spec.accept(parsed) {
             case let .success(stored): spec.set(&config, stored)

@@ -11,15 +11,28 @@ struct NodwireConfig: Equatable {
     var logging = LoggingSettings()
     var events = EventSettings()
     var camera = CameraSettings()
+    var mqtt = MQTTSettings()
 
     /// Cross-setting contradictions, with their config keys.
-    func problems() -> [SettingProblem] { gestures.problems() + ConfigSchema.budgetProblems(self) + events.problems() }
+    func problems() -> [SettingProblem] { gestures.problems() + ConfigSchema.budgetProblems(self) + events.problems() + mqtt.problems() }
+
+    /// Said at the start of `run` (log and status line) when no gesture can drive a line: on an appliance
+    /// that is almost never what was meant (a forgotten --config, a file cut short, no [[bindings]]).
+    /// Nil when a binding drives an output.
+    var noOutputsWarning: String? {
+        if outputs.outputs.isEmpty { return "NO OUTPUTS BOUND: the config has no [[outputs]], so gestures drive no line" }
+        if outputs.bindings.isEmpty {
+            let names = outputs.outputs.map { "\"\($0.name)\"" }.joined(separator: ", ")
+            return "NO OUTPUTS BOUND: the config has no [[bindings]], so gestures drive none of its outputs (\(names))"
+        }
+        return nil
+    }
 }
 
 /// The config file's keys, their meaning and what they accept. `nodwire config defaults` prints this.
 enum ConfigSchema {
     static var all: [SettingSpec] {
-        vision + gestures + swing("nod", \.gestures.nod) + swing("shake", \.gestures.shake) + camera + budget + logging + events
+        vision + gestures + swing("nod", \.gestures.nod) + swing("shake", \.gestures.shake) + camera + budget + logging + events + mqtt
     }
 
     static var vision: [SettingSpec] { [
@@ -79,6 +92,7 @@ enum ConfigSchema {
             .double(key("min_symmetry"), path.appending(path: \.minSymmetry), 0...1, "Smallest stroke as a fraction of the largest."),
             .double(key("return_tolerance"), path.appending(path: \.returnTolerance), 0...2, "How near its start it must end, as a fraction of its largest stroke."),
             .double(key("max_cross_ratio"), path.appending(path: \.maxCrossRatio), 0...5, "Most movement of the other axis, as a fraction of this one's range."),
+            .double(key("max_other_angle"), path.appending(path: \.maxOtherAngle), 5...90, "Degrees from facing the camera on the other axis (yaw for a nod, pitch for a shake) beyond which nothing counts (the camera should be within this of where the person faces)."),
             .double(key("contrast"), path.appending(path: \.contrast), 0.1...10, "Largest stroke allowed just before it, as a fraction of its mean stroke."),
             .double(key("contrast_window"), path.appending(path: \.contrastWindow), 0...10, "Seconds before it that contrast looks back over."),
             .double(key("settle"), path.appending(path: \.settle), 0.05...3, "Seconds of rest that end a gesture (and a continuous answer)."),

@@ -1,5 +1,4 @@
 import Gestures
-import TOMLKit
 
 /// `[[outputs]]`, `[[bindings]]` and `[status_led]`: arrays of tables, read here rather than by the flat
 /// `SettingSpec` walk. Everything is checked before anything starts; each refusal names the file, the
@@ -8,7 +7,7 @@ extension ConfigSchema {
     /// Top-level keys this file reads (ConfigLoader leaves them out of its flat walk).
     static let outputSections = ["outputs", "bindings", "status_led"]
 
-    static func parseOutputs(_ root: TOMLTable, file: String, lines: KeyLines) throws(ConfigError) -> OutputsConfig {
+    static func parseOutputs(_ root: [String: TOMLNode], file: String, lines: KeyLines) throws(ConfigError) -> OutputsConfig {
         var config = OutputsConfig()
         var seenLines: [String: String] = [:]   // normalized chip:line -> the output using it
         for (i, table) in try tables(root, "outputs", file: file, lines: lines).enumerated() {
@@ -24,18 +23,18 @@ extension ConfigSchema {
             let chip = try r.required("chip", r.string("chip", allowed: "a chip name, number, /dev path or label in quotes, e.g. \"gpiochip0\""))
             let line: GPIOLineSpec.Line
             switch r.value("line") {
-            case let v? where v.type == .int: line = .offset(v.int ?? -1)
-            case let v? where v.type == .string: line = .init(parsing: v.string ?? "")
+            case let .int(i)?: line = .offset(i)
+            case let .string(s)?: line = .init(parsing: s)
             case nil: throw r.missing("line", "an offset (17) or a line name in quotes (\"GPIO17\")")
-            case let v?: throw r.refuse("line", v.debugDescription, "an offset (17) or a line name in quotes (\"GPIO17\")")
+            case let v?: throw r.refuse("line", v.text, "an offset (17) or a line name in quotes (\"GPIO17\")")
             }
             var spec = GPIOLineSpec(chip: chip, line: line)
             spec.activeLow = try r.bool("active_low") ?? false
             switch r.value("safe") {
             case nil: break
-            case let v? where v.type == .int && (v.int == 0 || v.int == 1): spec.safeValue = v.int == 1
-            case let v? where v.type == .bool: spec.safeValue = v.bool ?? false
-            case let v?: throw r.refuse("safe", v.debugDescription, "0 or 1 (the logical value meaning \"not pressed\")")
+            case let .int(i)? where i == 0 || i == 1: spec.safeValue = i == 1
+            case let .bool(b)?: spec.safeValue = b
+            case let v?: throw r.refuse("safe", v.text, "0 or 1 (the logical value meaning \"not pressed\")")
             }
             let drives = GPIOLineSpec.Drive.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
             if let d = try r.string("drive", allowed: "one of \(drives)") {
@@ -80,14 +79,13 @@ extension ConfigSchema {
             var targets: [String]
             switch (r.value("output"), r.value("outputs")) {
             case (nil, nil): throw r.missing("output", "output = \"NAME\" or outputs = [\"A\", \"B\"], naming [[outputs]]: \(names)")
-            case (_?, _?): throw r.refuse("outputs", r.value("outputs")!.debugDescription, "either output or outputs, not both")
+            case (_?, _?): throw r.refuse("outputs", r.value("outputs")!.text, "either output or outputs, not both")
             case let (one?, nil):
-                guard one.type == .string, let s = one.string else { throw r.refuse("output", one.debugDescription, outputsAllowed) }
+                guard let s = one.string else { throw r.refuse("output", one.text, outputsAllowed) }
                 targets = [s]
             case let (nil, many?):
-                guard many.type == .array, let a = many.array, !a.isEmpty,
-                      let strings = Optional(a.compactMap { $0.tomlValue.string }), strings.count == a.count else {
-                    throw r.refuse("outputs", many.debugDescription, "a list of output names, e.g. [\"switch1\", \"buzzer\"]")
+                guard let a = many.array, !a.isEmpty, case let strings = a.compactMap(\.string), strings.count == a.count else {
+                    throw r.refuse("outputs", many.text, "a list of output names, e.g. [\"switch1\", \"buzzer\"]")
                 }
                 targets = strings
             }
@@ -130,13 +128,13 @@ extension ConfigSchema {
                                "for event \"\(eventName)\" (it has no duration): pulse, toggle, latch, release; \(actionName) needs an event that lasts: \(fits)")
             }
             for extra in ["pulse_ms", "max_hold_ms", "rate_hz"] where r.value(extra) != nil && !used.contains(extra) {
-                throw r.refuse(extra, r.value(extra)!.debugDescription, "nothing here: \(extra) is not a setting of action \"\(actionName)\"")
+                throw r.refuse(extra, r.value(extra)!.text, "nothing here: \(extra) is not a setting of action \"\(actionName)\"")
             }
             config.bindings.append(.init(event: event, direction: direction, outputs: targets, action: action))
         }
 
-        if let value = root["status_led"]?.tomlValue {
-            guard value.type == .table, let table = value.table else {
+        if let value = root["status_led"] {
+            guard let table = value.table else {
                 throw .notATable(file: file, line: lines.line(of: "status_led"), key: "status_led")
             }
             let patternKeys: [(String, WritableKeyPath<OutputsConfig.StatusLED, BlinkPattern>)] = [
@@ -166,16 +164,16 @@ extension ConfigSchema {
     }
 
     /// `[[name]]` tables (an empty list when absent).
-    private static func tables(_ root: TOMLTable, _ key: String, file: String, lines: KeyLines) throws(ConfigError) -> [TOMLTable] {
-        guard let value = root[key]?.tomlValue else { return [] }
-        guard value.type == .array, let array = value.array else {
-            throw .wrongType(file: file, line: lines.line(of: key), key: key, value: value.debugDescription,
+    private static func tables(_ root: [String: TOMLNode], _ key: String, file: String, lines: KeyLines) throws(ConfigError) -> [[String: TOMLNode]] {
+        guard let value = root[key] else { return [] }
+        guard let array = value.array else {
+            throw .wrongType(file: file, line: lines.line(of: key), key: key, value: value.text,
                              allowed: "[[\(key)]] tables, one for each \(key == "outputs" ? "output" : "binding")")
         }
-        var out: [TOMLTable] = []
+        var out: [[String: TOMLNode]] = []
         for (i, element) in array.enumerated() {
-            guard let t = element.tomlValue.table else {
-                throw .wrongType(file: file, line: lines.line(of: key), key: "\(key)[\(i + 1)]", value: element.tomlValue.debugDescription,
+            guard let t = element.table else {
+                throw .wrongType(file: file, line: lines.line(of: key), key: "\(key)[\(i + 1)]", value: element.text,
                                  allowed: "a [[\(key)]] table")
             }
             out.append(t)
@@ -197,12 +195,12 @@ extension ConfigSchema {
 
 /// Reads the keys of one table, refusing unknown ones; errors carry the file line of the key.
 private struct TableReader {
-    let table: TOMLTable
+    let table: [String: TOMLNode]
     let prefix: String
     let file: String
     let lines: KeyLines
 
-    init(_ table: TOMLTable, prefix: String, file: String, lines: KeyLines, known: [String]) throws(ConfigError) {
+    init(_ table: [String: TOMLNode], prefix: String, file: String, lines: KeyLines, known: [String]) throws(ConfigError) {
         self.table = table; self.prefix = prefix; self.file = file; self.lines = lines
         for key in table.keys.sorted() where !known.contains(key) {
             throw .unknownKey(file: file, line: lines.line(of: "\(prefix).\(key)") ?? lines.line(of: prefix),
@@ -210,7 +208,7 @@ private struct TableReader {
         }
     }
 
-    func value(_ key: String) -> TOMLValue? { table[key]?.tomlValue }
+    func value(_ key: String) -> TOMLNode? { table[key] }
 
     func refuse(_ key: String, _ value: String, _ allowed: String) -> ConfigError {
         .outOfRange(file: file, line: lines.line(of: "\(prefix).\(key)") ?? lines.line(of: prefix), key: "\(prefix).\(key)",
@@ -226,27 +224,27 @@ private struct TableReader {
         return value
     }
 
-    private func wrongType(_ key: String, _ v: TOMLValue, _ allowed: String) -> ConfigError {
+    private func wrongType(_ key: String, _ v: TOMLNode, _ allowed: String) -> ConfigError {
         .wrongType(file: file, line: lines.line(of: "\(prefix).\(key)") ?? lines.line(of: prefix), key: "\(prefix).\(key)",
-                   value: v.debugDescription, allowed: allowed)
+                   value: v.text, allowed: allowed)
     }
 
     func string(_ key: String, allowed: String) throws(ConfigError) -> String? {
         guard let v = value(key) else { return nil }
-        guard v.type == .string, let s = v.string else { throw wrongType(key, v, allowed) }
+        guard let s = v.string else { throw wrongType(key, v, allowed) }
         return s
     }
 
     func bool(_ key: String) throws(ConfigError) -> Bool? {
         guard let v = value(key) else { return nil }
-        guard v.type == .bool, let b = v.bool else { throw wrongType(key, v, "true or false") }
+        guard let b = v.bool else { throw wrongType(key, v, "true or false") }
         return b
     }
 
     func int(_ key: String, _ range: ClosedRange<Int>) throws(ConfigError) -> Int? {
         let allowed = SettingSpec.Kind.int(range).allowed
         guard let v = value(key) else { return nil }
-        guard v.type == .int, let i = v.int else { throw wrongType(key, v, allowed) }
+        guard let i = v.int else { throw wrongType(key, v, allowed) }
         guard range.contains(i) else { throw refuse(key, "\(i)", allowed) }
         return i
     }
@@ -255,9 +253,9 @@ private struct TableReader {
         let allowed = SettingSpec.Kind.double(range).allowed
         guard let v = value(key) else { return nil }
         let d: Double
-        switch v.type {
-        case .int: d = Double(v.int ?? 0)
-        case .double: d = v.double ?? .nan
+        switch v {
+        case let .int(i): d = Double(i)
+        case let .double(x): d = x
         default: throw wrongType(key, v, allowed)
         }
         guard range.contains(d) else { throw refuse(key, ConfigValue.double(d).text, allowed) }
@@ -267,17 +265,17 @@ private struct TableReader {
     func pattern(_ key: String) throws(ConfigError) -> BlinkPattern? {
         let allowed = "\"on\", \"off\", or milliseconds on, off, on, off... as a list of an even count, each 20 to 60000 (e.g. [100, 900])"
         guard let v = value(key) else { return nil }
-        if v.type == .string, let s = v.string {
+        if let s = v.string {
             switch s {
             case "on": return .on
             case "off": return .off
             default: throw refuse(key, "\"\(s)\"", allowed)
             }
         }
-        guard v.type == .array, let a = v.array else { throw wrongType(key, v, allowed) }
-        let steps = a.compactMap { $0.tomlValue.int }
+        guard let a = v.array else { throw wrongType(key, v, allowed) }
+        let steps = a.compactMap(\.int)
         guard steps.count == a.count, !steps.isEmpty, steps.count % 2 == 0, steps.allSatisfy({ (20...60_000).contains($0) }) else {
-            throw refuse(key, v.debugDescription, allowed)
+            throw refuse(key, v.text, allowed)
         }
         return .blink(steps)
     }

@@ -44,6 +44,7 @@ struct SettingSpec {
         case path
         case optionalPath
         case text           // any non-empty string
+        case optionalText   // any string, "" for none
         case oneOf([Int])   // one of a few whole numbers
 
         var allowed: String {
@@ -55,6 +56,7 @@ struct SettingSpec {
             case .path: return "a file path in quotes"
             case .optionalPath: return "a file path in quotes, or \"\" for none"
             case .text: return "text in quotes"
+            case .optionalText: return "text in quotes, or \"\" for none"
             case let .oneOf(v): return "one of " + v.map(String.init).joined(separator: ", ")
             }
         }
@@ -81,7 +83,7 @@ struct SettingSpec {
         case let (.choice(c), .string(s)): return c.contains(s) ? .success(value) : .failure(.outOfRange)
         case let (.path, .string(s)), let (.text, .string(s)): return s.isEmpty ? .failure(.outOfRange) : .success(value)
         case let (.oneOf(v), .int(i)): return v.contains(i) ? .success(value) : .failure(.outOfRange)
-        case (.optionalPath, .string): return .success(value)
+        case (.optionalPath, .string), (.optionalText, .string): return .success(value)
         default: return .failure(.wrongType)
         }
     }
@@ -111,6 +113,12 @@ extension SettingSpec {
     /// A path where "" means none.
     static func optionalPath(_ key: String, _ path: WritableKeyPath<NodwireConfig, String>, _ doc: String) -> SettingSpec {
         SettingSpec(key: key, doc: doc, kind: .optionalPath, get: { .string($0[keyPath: path]) },
+                    set: { if case let .string(s) = $1 { $0[keyPath: path] = s } })
+    }
+
+    /// Text where "" means none (or the default it stands for).
+    static func optionalText(_ key: String, _ path: WritableKeyPath<NodwireConfig, String>, _ doc: String) -> SettingSpec {
+        SettingSpec(key: key, doc: doc, kind: .optionalText, get: { .string($0[keyPath: path]) },
                     set: { if case let .string(s) = $1 { $0[keyPath: path] = s } })
     }
 

@@ -97,6 +97,8 @@ final class OutputRunner: @unchecked Sendable {
     private let timerDone = DispatchSemaphore(value: 0)
     /// The logical value last written to each output (they are requested at their safe values).
     private var written: [Bool]
+    /// Told each value written, with the output's name (MQTT publishes it); set before `start()`.
+    var changed: (@Sendable (String, Bool) -> Void)?
 
     init(planner: OutputPlanner, driver: LineDriver, clock: (@Sendable () -> Double)?, settle: Double = 0.1,
          log: @escaping (String) -> Void) {
@@ -155,6 +157,14 @@ final class OutputRunner: @unchecked Sendable {
         }
     }
 
+    /// Pulses output number `output` for `ms` (a command); throws what writing the line throws.
+    func pulse(_ output: Int, ms: Int, cause: String) throws {
+        try locked {
+            try apply(planner.pulse(output, ms: ms, at: clock?() ?? planner.now, cause: cause))
+            condition.signal()   // the pulse's end is the next deadline
+        }
+    }
+
     /// A fault: every line safe at once (the status LED to its fault pattern), errors ignored.
     func fault() { locked { faultLocked() } }
 
@@ -186,7 +196,7 @@ final class OutputRunner: @unchecked Sendable {
         if locked({ () -> Bool in stopping = true; condition.signal(); return timerRunning }) { timerDone.wait() }
         return locked {
             let changes = planner.shutdown(at: clock?() ?? planner.now)
-            for c in changes { try? driver.write(c.output, c.value); log(line(c)) }
+            for c in changes { try? driver.write(c.output, c.value); log(line(c)); changed?(names[c.output], c.value) }
             return driver.releaseAll(settle: clock == nil ? 0 : settle)
         }
     }
@@ -215,7 +225,7 @@ final class OutputRunner: @unchecked Sendable {
 
     private func faultLocked() {
         let changes = planner.setFault(true, at: clock?() ?? planner.now)
-        for c in changes { try? driver.write(c.output, c.value); written[c.output] = c.value; log(line(c)) }
+        for c in changes { try? driver.write(c.output, c.value); written[c.output] = c.value; log(line(c)); changed?(names[c.output], c.value) }
     }
 
     /// Called with the lock held. In real time a batch can hold several changes of one output that were
@@ -238,6 +248,7 @@ final class OutputRunner: @unchecked Sendable {
                 throw Failure(message: "\(error); every output was set to its safe value", exitCode: (error as? GPIOError)?.exitCode ?? 74)
             }
             log(line(c))
+            changed?(names[c.output], c.value)
         }
     }
 

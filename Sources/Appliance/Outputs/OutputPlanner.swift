@@ -175,6 +175,16 @@ struct OutputPlanner: Sendable {
         return out
     }
 
+    /// A pulse asked for by name (an MQTT command), as a pulse binding would make it; none during a fault.
+    mutating func pulse(_ output: Int, ms: Int, at t: Double, cause: String) -> [LineChange] {
+        let t = max(now, t)
+        var out = advance(to: t)
+        guard !fault && !stopped else { return out }
+        pulseUntil[output] = max(pulseUntil[output] ?? t, t + Double(ms) / 1000)
+        out += emit(at: t, cause: cause)
+        return out
+    }
+
     /// A camera or GPIO fault (or its end): on a fault everything goes safe and events are ignored.
     /// After it clears the state is "searching" until the next face_found.
     mutating func setFault(_ on: Bool, at t: Double) -> [LineChange] {

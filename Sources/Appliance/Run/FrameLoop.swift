@@ -25,6 +25,8 @@ struct FrameLoopSnapshot: Equatable, Sendable {
     /// Why the source gives no frames now (the camera is away), nil while it does.
     var sourceProblem: String?
     var governor: GovernorStatus?
+    /// Paused by a command (MQTT), not by the governor.
+    var commandPaused = false
 }
 
 /// Settings the frame loop takes between two frames after a reload: a new engine, a new vision processor
@@ -56,6 +58,12 @@ final class FrameLoop: @unchecked Sendable {
     private let lock = NSLock()
     private var snapshot = FrameLoopSnapshot()
     private var pendingUpdate: LoopUpdate?
+    /// Lines for the stream from elsewhere (the MQTT link's connection news), sent by the loop itself so
+    /// the sinks keep a single caller.
+    private var notes: [(type: String, reason: String?)] = []
+    /// Asked for by commands (MQTT), taken between frames.
+    private var recalibrationRequested = false
+    private var pauseRequested = false
     private let stopped = StopSignal()
     /// Added to frame times for the governor: a source whose clock stood still during a pause (a recording)
     /// must not take the governor's time backwards.
@@ -83,6 +91,15 @@ final class FrameLoop: @unchecked Sendable {
         source.interrupt()
     }
 
+    /// A line for the stream (`{"frame":…,"time":…,"type":type,"reason":reason}`), sent before the next frame; any thread.
+    func note(_ type: String, reason: String?) { lock.withLock { notes.append((type, reason)) } }
+
+    /// Learn the resting pose again, from the next frame on; any thread.
+    func requestRecalibration() { lock.withLock { recalibrationRequested = true } }
+
+    /// Stop watching (camera off, what is open closed) from the next frame on, until resumed; any thread.
+    func setPaused(_ on: Bool) { lock.withLock { pauseRequested = on } }
+
     /// Hands new settings to the loop, applied before the next frame; any thread.
     func update(_ update: LoopUpdate) { lock.withLock { pendingUpdate = update } }
 
@@ -103,6 +120,21 @@ final class FrameLoop: @unchecked Sendable {
         while !stopped.isRaised {
             let step = try source.nextNewest(into: &frame)
             let now = MonotonicClock.now()
+            for n in lock.withLock({ () -> [(type: String, reason: String?)] in defer { notes = [] }; return notes }) {
+                publishLine(EventJSON.line(n.type, frame: frame.index, time: frame.time, reason: n.reason))
+            }
+            let (recalibrate, hold) = lock.withLock { () -> (Bool, Bool) in
+                defer { recalibrationRequested = false }
+                return (recalibrationRequested, pauseRequested)
+            }
+            if hold {
+                guard try pauseByCommand(at: frame, lastPing: &lastPing) else { return }
+                continue
+            }
+            if recalibrate, case .frame = step {
+                logger.notice("recalibrating on request: learning the resting pose again")
+                try restartEngine(at: frame, reason: "recalibrate")
+            }
             switch step {
             case .ended:
                 return
@@ -139,7 +171,7 @@ final class FrameLoop: @unchecked Sendable {
             let t = frame.time + clockOffset
             let decision = governed.offer(frameAt: t)
             try takeNotices()
-            if decision == .skip {
+            if decision == .skip, !source.wantsEveryFrame || governed.status.mode == .paused {
                 lock.withLock {
                     snapshot.budgetSkipped += 1
                     snapshot.governor = governed.status
@@ -268,6 +300,27 @@ final class FrameLoop: @unchecked Sendable {
         pausedUntil = t
         logger.notice("resumed: \(governed.status.mode.rawValue) at \(EventJSON.number(governed.status.targetRate, 1)) fps")
         publishLine(EventJSON.line("resumed", frame: frame.index, time: frame.time))
+        return true
+    }
+
+    /// Paused by a command: like a governor pause (the engine ends, the camera is off) until resumed.
+    /// False if the loop was stopped meanwhile.
+    private func pauseByCommand(at frame: LumaFrame, lastPing: inout Double) throws(RunError) -> Bool {
+        logger.notice("paused on request; the camera is off until resumed")
+        publishLine(EventJSON.line("paused", frame: frame.index, time: frame.time, reason: "command"))
+        try restartEngine(at: frame, reason: "paused")
+        source.suspend()
+        lock.withLock { snapshot.commandPaused = true; snapshot.face = .none }
+        let start = MonotonicClock.now()
+        while lock.withLock({ pauseRequested }) {
+            if stopped.wait(until: MonotonicClock.now() + 0.25) { return false }
+            ping(MonotonicClock.now(), &lastPing)
+        }
+        // The frames' clock goes on with the wall clock, as in a governor pause.
+        pausedUntil = frame.time + clockOffset + MonotonicClock.now() - start
+        lock.withLock { snapshot.commandPaused = false }
+        logger.notice("resumed on request")
+        publishLine(EventJSON.line("resumed", frame: frame.index, time: frame.time, reason: "command"))
         return true
     }
 

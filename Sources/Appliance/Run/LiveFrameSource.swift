@@ -39,10 +39,18 @@ protocol LiveFrameSource: AnyObject, Sendable {
     /// (older ones are skipped, not queued). `index` counts source frames from 0 over the whole run and
     /// `time` is seconds since the first one, both only ever increasing, also across a camera's restarts.
     func nextNewest(into frame: inout LumaFrame) throws(RunError) -> SourceStep
+    /// True when every frame must be processed (a recording played for a test): the loop then does not thin
+    /// frames to its rate or CPU budget, so what it sees does not depend on the machine. It still pauses.
+    var wantsEveryFrame: Bool { get }
+
     /// Stops capturing until the next `nextNewest` (the loop is paused: critical battery or heat).
     func suspend()
     func interrupt()
     func close()
+}
+
+extension LiveFrameSource {
+    var wantsEveryFrame: Bool { false }
 }
 
 /// A flag one thread raises and others wait on with a deadline, waking at once when it is raised.
@@ -81,6 +89,7 @@ final class PacedRecording: LiveFrameSource, @unchecked Sendable {
     let path: String
     let loop: Bool
     let everyFrame: Bool
+    var wantsEveryFrame: Bool { everyFrame }
     var name: String { path }
     private(set) var width = 0
     private(set) var height = 0

@@ -48,9 +48,13 @@ struct StatusService: Service {
     let sourceName: String
     let interval: Double
     let logger: Logger
+    /// Added to the line when there is something to say (the MQTT link's trouble).
+    var note: (@Sendable () -> String?)?
+    /// Ends every status line while it holds (`NodwireConfig.noOutputsWarning`).
+    var warning: String? = nil
 
     func run() async throws {
-        let (loop, notifier, sourceName, interval, logger) = (self.loop, self.notifier, self.sourceName, self.interval, self.logger)
+        let (loop, notifier, sourceName, interval, logger, note, warning) = (self.loop, self.notifier, self.sourceName, self.interval, self.logger, self.note, self.warning)
         do {
             try await cancelWhenGracefulShutdown {
                 var previous = loop.current
@@ -61,8 +65,10 @@ struct StatusService: Service {
                     let now = MonotonicClock.now()
                     let cpu = ProcessCPUClock.now()
                     let current = loop.current
-                    let text = StatusLine.text(previous: previous, current: current, seconds: now - previousAt,
+                    var text = StatusLine.text(previous: previous, current: current, seconds: now - previousAt,
                                                cpuSeconds: cpu - previousCPU, now: now, source: sourceName)
+                    if let extra = note?() { text += ", \(extra)" }
+                    if let warning { text += "; \(warning)" }
                     notifier.status(text)
                     logger.debug("status: \(text)")
                     (previous, previousAt, previousCPU) = (current, now, cpu)
@@ -128,6 +134,7 @@ enum StatusLine {
                      now: Double, source: String) -> String {
         let frames = current.frames - previous.frames
         let cpu = seconds > 0 ? Int((100 * cpuSeconds / seconds).rounded()) : 0
+        if current.commandPaused { return "paused on request, camera off, CPU \(cpu)%" }
         if let g = current.governor, g.mode == .paused {
             return "paused (\(g.battery == .paused ? "battery critical" : "too hot")), camera off, CPU \(cpu)%"
         }

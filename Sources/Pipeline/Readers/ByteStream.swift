@@ -227,13 +227,14 @@ struct ByteStream: Sendable {
         }
     }
 
-    /// Everything left in the stream, or nil when that is more than `limit` bytes.
+    /// Everything left in the stream (from where it is), or nil when that is more than `limit` bytes.
     mutating func readRest(limit: Int) throws(FrameSourceError) -> [UInt8]? {
         var data: [UInt8] = []
         var expected = Self.chunk * 16
         if case .file(let ref, true) = source, let size = fileSize(ref.fd) {
-            guard size <= Int64(limit) else { return nil }
-            expected = Int(size) + 1  // one more byte to see the end
+            let left = max(0, Int(clamping: size) - position) + (bufEnd - bufPos)   // not yet read, buffered included
+            guard left <= limit else { return nil }
+            expected = left + 1  // one more byte to see the end
         }
         var result: Result<Int, FrameSourceError> = .success(0)
         while true {

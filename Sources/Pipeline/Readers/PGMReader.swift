@@ -1,20 +1,42 @@
 /// Loads 8-bit greyscale PGM stills: binary `P5` and ASCII `P2`, with `#` comments in the header.
 ///
 /// Samples are scaled to 0...255 when maxval is below 255; maxval above 255 (16-bit) is rejected.
-/// Only the first image of a multi-image file is read.
+/// A file holds one picture: `read(path:)` refuses a file larger than its header says the picture takes.
 public struct PGMReader: Sendable {
-    /// Largest PGM file `read(path:)` accepts (an ASCII P2 of the largest picture fits).
-    public static let maxFileBytes = 512 * 1024 * 1024
+    /// Most header bytes read before the size is known (comments included; a real header is a few dozen).
+    public static let maxHeaderBytes = 64 * 1024
+    /// Most bytes an ASCII (P2) pixel may take, spaces and comments included ("255 " is 4).
+    public static let maxP2BytesPerPixel = 16
 
     private init() {}
 
-    /// Reads and decodes the PGM file at `path`.
+    /// Reads and decodes the PGM file at `path`. The header is read first and the size it gives bounds the
+    /// rest, so a huge or endless file (/dev/zero, a disk image) is refused after its first bytes rather
+    /// than read into memory (a Pi Zero 2 W has 512 MB).
     public static func read(path: String) throws(FrameSourceError) -> LumaFrame {
         var stream = try ByteStream(path: path)
-        guard let bytes = try stream.readRest(limit: maxFileBytes) else {
-            throw .badPGM(path: path, detail: "the file is larger than \(maxFileBytes) bytes, too large for a still")
+        var bytes = [UInt8](repeating: 0, count: maxHeaderBytes)
+        var got: Result<Int, FrameSourceError> = .success(0)
+        bytes.withUnsafeMutableBytes { raw in
+            do throws(FrameSourceError) { got = .success(try stream.read(into: raw)) } catch { got = .failure(error) }
         }
-        return try decode(bytes: bytes, name: path)
+        let n = try got.get()
+        bytes.removeLast(maxHeaderBytes - n)
+        var parser = Parser(bytes: bytes, name: path)
+        let header: Parser.Header
+        do throws(FrameSourceError) { header = try parser.header() } catch {
+            if n == maxHeaderBytes, parser.pos >= n {
+                throw .badPGM(path: path, detail: "the header goes on past \(maxHeaderBytes) bytes without giving the picture size")
+            }
+            throw error
+        }
+        let pixels = header.width * header.height   // at most FrameLimits.maxPixels
+        let limit = header.binary ? parser.rasterStart() + pixels : parser.pos + pixels * maxP2BytesPerPixel
+        let kind = "a \(header.width)x\(header.height) P\(header.binary ? 5 : 2) picture"
+        let tooLarge = FrameSourceError.badPGM(path: path, detail: "the file is larger than \(kind) takes "
+            + "(\(header.binary ? "" : "at most ")\(limit) bytes with its header); a PGM file holds one picture")
+        guard n <= limit, let rest = try stream.readRest(limit: limit - n) else { throw tooLarge }
+        return try decode(bytes: bytes + rest, name: path)
     }
 
     /// Decodes a PGM held in memory; `name` is used in messages.
@@ -81,7 +103,15 @@ public struct PGMReader: Sendable {
             return value
         }
 
-        mutating func decode() throws(FrameSourceError) -> LumaFrame {
+        struct Header {
+            var binary: Bool
+            var width: Int
+            var height: Int
+            var maxval: Int
+        }
+
+        /// The signature, size and maxval, checked; `pos` is left just after the maxval.
+        mutating func header() throws(FrameSourceError) -> Header {
             guard bytes.count >= 2, bytes[0] == 0x50 else {
                 throw .badPGM(path: name, detail: "it does not start with P5 or P2 (found \"\(printable(bytes.prefix(8)))\")")
             }
@@ -112,6 +142,12 @@ public struct PGMReader: Sendable {
                 throw .unsupportedSize(path: name, width: width, height: height,
                                        maxSide: FrameLimits.maxSide, maxPixels: FrameLimits.maxPixels)
             }
+            return Header(binary: binary, width: width, height: height, maxval: maxval)
+        }
+
+        mutating func decode() throws(FrameSourceError) -> LumaFrame {
+            let h = try header()
+            let (binary, width, height, maxval) = (h.binary, h.width, h.height, h.maxval)
             let count = width * height
             var pixels = binary ? try binaryRaster(count) : try asciiRaster(count, width: width, maxval: maxval)
             if maxval < 255 {
@@ -128,14 +164,21 @@ public struct PGMReader: Sendable {
             return LumaFrame(width: width, height: height, pixels: pixels)
         }
 
-        mutating func binaryRaster(_ count: Int) throws(FrameSourceError) -> [UInt8] {
-            // Exactly one whitespace byte (or a comment line) separates maxval from the raster.
-            if pos < bytes.count {
-                if bytes[pos] == 0x23 {
-                    while pos < bytes.count, bytes[pos] != 0x0A, bytes[pos] != 0x0D { pos += 1 }
+        /// Where a P5 raster starts, `pos` being just after the maxval: exactly one whitespace byte (or a
+        /// comment line) separates them.
+        func rasterStart() -> Int {
+            var at = pos
+            if at < bytes.count {
+                if bytes[at] == 0x23 {
+                    while at < bytes.count, bytes[at] != 0x0A, bytes[at] != 0x0D { at += 1 }
                 }
-                pos += 1
+                at += 1
             }
+            return at
+        }
+
+        mutating func binaryRaster(_ count: Int) throws(FrameSourceError) -> [UInt8] {
+            pos = rasterStart()
             let available = max(0, bytes.count - pos)
             guard available >= count else { throw .truncatedPGM(path: name, expectedPixels: count, gotPixels: available) }
             return Array(bytes[pos..<pos + count])
