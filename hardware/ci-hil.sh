@@ -35,6 +35,14 @@ fi
 # The guest runs in a chroot of the host at another working directory: paths must be absolute.
 NODWIRE_BIN=$(realpath "$NODWIRE_BIN")
 [ -z "${NODWIRE_XCTEST:-}" ] || NODWIRE_XCTEST=$(realpath "$NODWIRE_XCTEST")
+# The guest mounts its own tmpfs on /run and /var/tmp (and proc, sys, dev): a checkout or binary there would be
+# hidden from the tests, which would then fail for the wrong reason. (/tmp is fine: service-hil.sh binds what
+# it needs back over its tmpfs there.)
+for p in "$REPO" "$NODWIRE_BIN" ${NODWIRE_XCTEST:+"$NODWIRE_XCTEST"}; do
+  case "$p" in /run/*|/var/tmp/*|/proc/*|/sys/*|/dev/*)
+    fail "$p is under a folder the VM guest covers with its own mount (/run, /var/tmp, /proc, /sys, /dev): the tests could not see it; use a checkout elsewhere (e.g. under /tmp or /work)";;
+  esac
+done
 T2=$(t)
 # Each suite boots its own guest; all run even when one fails, so a red CI shows every failure at once.
 rc=0; failed=
@@ -48,7 +56,9 @@ vm_suite() { # NAME SCRIPT [BIN XCTEST [EXTRA_ENV]]
 }
 vm_suite "GPIO" gpio-hil.sh
 vm_suite "camera" camera-hil.sh
-vm_suite "gestures -> outputs (replay into gpio-sim lines, signals, gpio test)" outputs-hil.sh
+# The replays and runs play a 17 s clip in real time; a loaded TCG guest took 120 s and more for one of them
+# (369 s for the suite): the guest timeout only bounds a hung suite.
+VM_TIMEOUT=${VM_TIMEOUT:-900} vm_suite "gestures -> outputs (replay into gpio-sim lines, signals, gpio test)" outputs-hil.sh
 # The installed unit under a real systemd in the guest: its sandbox, install/uninstall, the watchdog, and
 # the real `nodwire run` on the camera with a status LED line. (Its one flake was a fixed 0.8 s wait for
 # `gpio set` to start; it now waits for the line to be held.) ~350 s on TCG: a longer guest timeout.

@@ -93,10 +93,11 @@ check "capture --rotation 180 exits 0" 0 $rc
 grep -q "180° turn by copying" "$T/rot.err" && ok "rotation done by copying is reported" || bad "rotation: $(cat "$T/rot.err")"
 grep -q "wrote" "$T/rot.out" && bad "capture without --out wrote a file" || ok "capture without --out only measures"
 
-# --- 4. busy: a second program asking for the same camera
+# --- 4. busy: a second program asking for the same camera. The first captures until it is stopped (SIGINT
+# after the checks; its 3600 s are never reached), not for a fixed time a loaded host could outlast.
 s=$(now)
-"$NW" capture --seconds 60 --out "$T/long.y4m" > "$T/long.out" 2> "$T/long.err" & pid=$!
-if wait_for "$T/long.err" "capturing for" 60; then
+"$NW" capture --seconds 3600 --out "$T/long.y4m" > "$T/long.out" 2> "$T/long.err" & pid=$!
+if wait_for "$T/long.err" "capturing for" 120; then
   "$NW" capture --seconds 1 > "$T/busy.out" 2> "$T/busy.err"; rc=$?
   check "second capture of a busy camera: exit status (EX_TEMPFAIL)" 75 $rc
   # vimc cannot even be listed while another process streams from it, so the camera is named by number
@@ -109,7 +110,8 @@ if wait_for "$T/long.err" "capturing for" 60; then
 else
   bad "the first capture never started: $(cat "$T/long.err")"
 fi
-# SIGINT ends the first one early, with a whole clip
+# SIGINT ends the first one early, with a whole clip. Precondition: it was still capturing.
+kill -0 $pid 2>/dev/null && ok "the first capture was still running through the busy checks" || bad "the first capture ended early: $(cat "$T/long.err")"
 kill -INT $pid; wait $pid; rc=$?
 check "SIGINT: exit status 128+2" 130 $rc
 set -- $(y4m_check "$T/long.y4m")
@@ -136,6 +138,11 @@ if [ -n "${NODWIRE_XCTEST:-}" ]; then
   skipped=$(grep -c "' skipped" "$T/xctest")
   check "XCTest CameraTests with NODWIRE_HW=1 exit status" 0 $rc
   check "XCTest CameraTests skipped inside the VM" 0 "$skipped"
+  # Precondition of the two above: the hardware tests ran at all (a wrong filter runs none and exits 0).
+  want=$(grep -c 'func testHardware' "$REPO/Tests/PipelineTests/CameraTests.swift"); [ -z "${NODWIRE_CAMERA_XCTEST_FILTER:-}" ] || want=1
+  hw=$(grep -cE "Test Case '.*testHardware.*' passed" "$T/xctest")
+  [ "$want" -gt 0 ] && [ "$hw" -ge "$want" ] && ok "XCTest: all $want camera tests (testHardware*) of CameraTests ran and passed" \
+    || bad "XCTest: $hw of $want camera tests passed ($(grep -E 'Executed' "$T/xctest" | tail -1))"
   echo "  [xctest took $(since $s)s]"
 fi
 
@@ -144,15 +151,18 @@ fi
 # gone (exit 74) within its 2 s frame timeout, not hang or crash (libcamera 0.0.3 aborts if such a camera
 # is stopped).
 s=$(now)
-"$NW" capture --seconds 60 > "$T/gone.out" 2> "$T/gone.err" & pid=$!
-if wait_for "$T/gone.err" "capturing for" 60; then
-  sleep 1
+"$NW" capture --seconds 3600 > "$T/gone.out" 2> "$T/gone.err" & pid=$!
+if wait_for "$T/gone.err" "capturing for" 120; then
+  sleep 1   # let frames flow; the precondition is checked right below
+  kill -0 $pid 2>/dev/null && ok "capturing when vimc is unbound" || bad "the capture ended before the unplug: $(cat "$T/gone.err")"
   tu=$(now); echo vimc.0 > /sys/bus/platform/drivers/vimc/unbind || bad "cannot unbind vimc"
   wait $pid; rc=$?; dt=$(since $tu)
   check "camera unplugged during capture: exit status (EX_IOERR)" 74 $rc
   grep -q "camera 0: platform/vimc.0 Sensor B was disconnected while in use" "$T/gone.err" \
     && ok "unplug message names the camera (after ${dt}s)" || bad "unplug message: $(cat "$T/gone.err")"
-  [ "$(echo "$dt < 10" | bc)" = 1 ] && ok "unplug noticed ${dt}s after it happened" || bad "unplug took ${dt}s to notice"
+  # Noticed by the 2 s frame timeout, not by the end of the 3600 s capture: the time is reported, and only
+  # bounded far above what a loaded TCG guest needs (2.3-8.6 s measured).
+  [ "$(echo "$dt < 60" | bc)" = 1 ] && ok "unplug noticed ${dt}s after it happened (not at the end of the capture)" || bad "unplug took ${dt}s to notice"
 else
   bad "the capture for the unplug test never started: $(cat "$T/gone.err")"; kill $pid
 fi
@@ -171,7 +181,7 @@ printf '[logging]\nlevel = "debug"\n[budget]\nactive_rate = 10\n' > "$T/run.toml
 "$NW" run --camera 0 --config "$T/run.toml" --status-interval 1 > "$T/run.out" 2> "$T/run.err" & pid=$!
 if wait_for "$T/run.err" "receiving frames from camera 0" 90; then
   ok "run: $(grep -o 'receiving frames from camera 0.*' "$T/run.err")"
-  wait_for "$T/run.err" "status: [0-9.]* fps" 10 && ok "run: status line: $(grep -o 'status: [0-9.]* fps.*' "$T/run.err" | tail -1)" \
+  wait_for "$T/run.err" "status: [0-9.]* fps" 60 && ok "run: status line: $(grep -o 'status: [0-9.]* fps.*' "$T/run.err" | tail -1)" \
     || bad "run: no status line with a rate: $(tail -5 "$T/run.err")"
   tu=$(now); echo vimc.0 > /sys/bus/platform/drivers/vimc/unbind || bad "cannot unbind vimc"
   if wait_for "$T/run.out" '"type":"camera_lost"' 30; then
@@ -179,10 +189,12 @@ if wait_for "$T/run.err" "receiving frames from camera 0" 90; then
   else
     bad "run: no camera_lost event: $(cat "$T/run.out" | tail -3) / $(tail -5 "$T/run.err")"
   fi
-  grep -q "error   no frames from camera 0: camera 0: platform/vimc.0 Sensor B was disconnected while in use.*; trying again in" "$T/run.err" \
+  wait_for "$T/run.err" "error   no frames from camera 0: camera 0: platform/vimc.0 Sensor B was disconnected while in use.*; trying again in" 30 \
     && ok "run: the log says the camera is gone and that it tries again" || bad "run: log: $(tail -5 "$T/run.err")"
-  sleep 4
-  kill -0 $pid 2>/dev/null && ok "run: still running 4 s after the unplug" || bad "run: ended after the unplug: $(tail -5 "$T/run.err")"
+  # It keeps going after a try to get the camera back has failed too (not a fixed time: a try on TCG is slow).
+  wait_for "$T/run.err" "(try 3)" 120 && ok "run: a try to get the camera back failed: $(grep -o 'trying again in.*(try 3)' "$T/run.err" | head -1)" \
+    || bad "run: no second try: $(tail -5 "$T/run.err")"
+  kill -0 $pid 2>/dev/null && ok "run: still running after the unplug and a failed try ($(since $tu)s)" || bad "run: ended after the unplug: $(tail -5 "$T/run.err")"
   grep -q "status: no frames from camera 0: " "$T/run.err" && ok "run: status says why: $(grep -o 'status: no frames from camera 0: .*' "$T/run.err" | tail -1)" \
     || bad "run: no status line about the missing frames: $(tail -5 "$T/run.err")"
   tk=$(now); kill -TERM $pid; wait $pid; rc=$?

@@ -24,5 +24,7 @@ chroot "$R" /usr/bin/env -i PATH=/usr/bin:/bin NODWIRE_HW=1 HOME=/tmp LIBCAMERA_
   sh -c "pkg-config --modversion libcamera | sed 's/^/trixie libcamera /'; /src/${X#$PKG/} PipelineTests.CameraTests" > /run/cam-v2.log 2>&1 || rc=$?
 grep -E "trixie libcamera|error:|skipped|Executed" /run/cam-v2.log | sort -u | head -20
 skipped=$(grep -c "' skipped" /run/cam-v2.log || true)
-echo "camera-v2-xctest: rc=$rc skipped=$skipped"
-[ $rc = 0 ] && [ "$skipped" = 0 ]
+# Ran at all: a wrong filter or an empty bundle runs no test and exits 0.
+executed=$(sed -n 's/.*Executed \([0-9]*\) tests\{0,1\},.*/\1/p' /run/cam-v2.log | tail -1)
+echo "camera-v2-xctest: rc=$rc executed=${executed:-0} skipped=$skipped"
+[ $rc = 0 ] && [ "$skipped" = 0 ] && [ "${executed:-0}" -gt 0 ]

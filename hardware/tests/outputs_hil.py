@@ -84,10 +84,11 @@ def make_chip():
 class Run:
     """One nodwire run with its pins sampled: edges are (seconds since spawn, line, pin level)."""
 
-    def __init__(self, sysfs, args, name, stop_when=None, sig=signal.SIGTERM, timeout=120):
+    def __init__(self, sysfs, args, name, stop_when=None, sig=signal.SIGTERM, timeout=900):
         fds = [os.open(f"{sysfs}/sim_gpio{i}/value", os.O_RDONLY) for i in range(len(NAMES))]
         read = lambda: [int(os.pread(fd, 4, 0)) for fd in fds]
-        out, err = open(f"{WORK}/{name}.out", "w+"), open(f"{WORK}/{name}.err", "w+")
+        self.out_path, self.err_path = f"{WORK}/{name}.out", f"{WORK}/{name}.err"
+        out, err = open(self.out_path, "w+"), open(self.err_path, "w+")
         self.t_signal = None
         t0 = time.monotonic()
         normal = lambda: os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))   # nodwire runs as it would on a device
@@ -114,8 +115,10 @@ class Run:
             if stop_when and self.t_signal is None and stop_when(self, t):
                 p.send_signal(sig)
                 self.t_signal = time.monotonic() - t0
-            if t > timeout:
+            # A bound for a hung run only: a loaded TCG guest replayed the 17 s clip in over 120 s.
+            if t > timeout and not getattr(self, "killed", False):
                 p.kill()
+                self.killed = True
                 bad(f"{name}: still running after {timeout} s, killed")
             time.sleep(0.001)
         self.final = last
@@ -126,6 +129,26 @@ class Run:
         err.seek(0)
         self.stdout, self.stderr = out.read(), err.read()
         self.lines = [json.loads(l) for l in self.stdout.splitlines() if l.startswith("{")]
+
+    def logged_so_far(self):
+        """The JSON lines nodwire has written so far (while it runs: what it says it is doing)."""
+        try:
+            text = open(self.out_path).read()
+        except OSError:
+            return []
+        out = []
+        for l in text.splitlines():
+            try:
+                out.append(json.loads(l))
+            except ValueError:
+                pass   # a line being written
+        return out
+
+    def err_so_far(self):
+        try:
+            return open(self.err_path).read()
+        except OSError:
+            return ""
 
     def line_edges(self, line):
         return [(t, v) for (t, i, v) in self.edges if i == line]
@@ -155,6 +178,40 @@ def config(path, body):
         for n in ["right", "down", "status", "up"])
     write(path, head + body)
     return path
+
+
+def logged_on(line):
+    """nodwire's own output log (replay --outputs, on stdout) says the output is on: its last change is 1."""
+    def said(run):
+        changes = [l for l in run.logged_so_far() if l.get("type") == "output" and l.get("output") == NAMES[line] and l.get("written", True)]
+        return bool(changes) and changes[-1].get("value") == 1
+    return said
+
+
+def looking(direction):
+    """nodwire's event stream says a look in `direction` is on (a look_start, no look_stop yet)."""
+    def said(run):
+        kinds = [l.get("type") for l in run.logged_so_far() if l.get("direction") == direction and l.get("type") in ("look_start", "look_stop")]
+        return bool(kinds) and kinds[-1] == "look_start"
+    return said
+
+
+def active_for(line, seconds, said, active=1):
+    """stop_when: the pin is at its active level NOW (its last edge) and has been for `seconds`, and nodwire
+    itself says the output is on (`said`). The pin alone cannot tell: a released line shows its pull, which
+    may be the active level (it did: a run that missed the look down was signalled after its release at
+    the end of the clip, and "SIGTERM during the hold" passed with no hold)."""
+    def cond(run, t):
+        e = run.line_edges(line)
+        return bool(e) and e[-1][1] == active and t - e[-1][0] > seconds and said(run)
+    return cond
+
+
+def holder(chip, line):
+    """The consumer holding a line, per gpioinfo ('' when unused)."""
+    info = subprocess.run(["gpioinfo", chip], capture_output=True, text=True).stdout.splitlines()
+    l = next((l for l in info if f'"{NAMES[line]}"' in l), "")
+    return "" if "unused" in l else l.split('"')[3] if l.count('"') >= 4 else l
 
 
 def unused(chip, lines):
@@ -308,7 +365,11 @@ fired_flash_ms = 150
 
     # --- 2. busy: gpioset holds 'up'
     gs = subprocess.Popen(["gpioset", "--mode=signal", chip, f"{UP}=1"])
-    time.sleep(0.5)
+    # Precondition: gpioset holds the line before nodwire asks for it (waited for, not a fixed sleep).
+    deadline = time.monotonic() + 120
+    while holder(chip, UP) != "gpioset" and time.monotonic() < deadline and gs.poll() is None:
+        time.sleep(0.05)
+    check("busy line: gpioset holds 'up' (gpioinfo)", holder(chip, UP) == "gpioset", f"holder '{holder(chip, UP)}'")
     b = Run(sysfs, ["replay", clip, "--outputs", "--gpio", "real", "--config", main_cfg], "busy")
     check("busy line: exit status 75 (EX_TEMPFAIL)", b.rc == 75, f"rc={b.rc}")
     check("busy line: message names the line and its holder", "'gpioset'" in b.stderr and "up" in b.stderr, b.stderr.strip())
@@ -329,10 +390,9 @@ max_hold_ms = 600000
     pull(RIGHT, "pull-up")   # a release alone reads 1: only nodwire restoring the safe value reads 0
     for sig, rc in [(signal.SIGTERM, 143), (signal.SIGINT, 130)]:
         name = signal.Signals(sig).name
-        on_for = lambda run, t: any(v == 1 for _, v in run.line_edges(RIGHT)) and t - [te for te, v in run.line_edges(RIGHT) if v == 1][0] > 0.5 \
-            if run.line_edges(RIGHT) else False
-        st = Run(sysfs, ["replay", clip, "--outputs", "--gpio", "real", "--config", hold_cfg], f"sig-{name}", stop_when=on_for, sig=sig)
-        check(f"{name}: 'right' was held when the signal was sent", st.t_signal is not None, f"edges {st.line_edges(RIGHT)}")
+        st = Run(sysfs, ["replay", clip, "--outputs", "--gpio", "real", "--config", hold_cfg], f"sig-{name}", stop_when=active_for(RIGHT, 0.5, logged_on(RIGHT)), sig=sig)
+        check(f"{name}: 'right' was held (pin 1) when the signal was sent", st.t_signal is not None and st.level_at(RIGHT, st.t_signal) == 1,
+              f"edges {st.line_edges(RIGHT)}")
         check(f"{name}: exit status {rc}", st.rc == rc, f"rc={st.rc}")
         after = [(t, v) for t, v in st.line_edges(RIGHT) if st.t_signal and t >= st.t_signal]
         low = [t for t, v in after if v == 0]
@@ -346,9 +406,9 @@ max_hold_ms = 600000
     # --- 4. SIGKILL: nothing runs in the process; the kernel releases the line and gpio-sim shows its pull
     for p, expect in [("pull-down", 0), ("pull-up", 1)]:
         pull(RIGHT, p)
-        on_for = lambda run, t: bool(run.line_edges(RIGHT)) and run.line_edges(RIGHT)[-1][1] == 1 and t - run.line_edges(RIGHT)[-1][0] > 0.3
-        k = Run(sysfs, ["replay", clip, "--outputs", "--gpio", "real", "--config", hold_cfg], f"kill-{p}", stop_when=on_for, sig=signal.SIGKILL)
-        check(f"SIGKILL ({p}): 'right' was held when the signal was sent", k.t_signal is not None, f"edges {k.line_edges(RIGHT)}")
+        k = Run(sysfs, ["replay", clip, "--outputs", "--gpio", "real", "--config", hold_cfg], f"kill-{p}", stop_when=active_for(RIGHT, 0.3, logged_on(RIGHT)), sig=signal.SIGKILL)
+        check(f"SIGKILL ({p}): 'right' was held (pin 1) when the signal was sent", k.t_signal is not None and k.level_at(RIGHT, k.t_signal) == 1,
+              f"edges {k.line_edges(RIGHT)}")
         check(f"SIGKILL ({p}): exit status 137", k.rc == -9 or k.rc == 137, f"rc={k.rc}")
         check(f"SIGKILL ({p}): 'right' afterwards shows the pull ({expect}), not nodwire's last value 1", k.final[RIGHT] == expect,
               f"final {k.final[RIGHT]}")
@@ -366,9 +426,14 @@ max_hold_ms = 600000
     check(f"gpio test pulses 200 ms +-{tol * 1000:.0f}", all(abs(w - 0.2) <= tol for _, _, w in got), f"{[round(w * 1000, 1) for _, _, w in got]} ms")
     check("gpio test names each output", all(f"{n}: " in g.stderr for n in ["right", "down", "status", "up"]), g.stderr.strip()[:300])
     pull(UP, "pull-up")
+    # 'up' has safe 0 and a pull-up: requested it reads 0 (safe), active 1, safe again 0, released 1. The signal
+    # goes once the pulse is on (the last edge a rise after the request's fall), not at the request.
+    said = lambda run: "up: " in run.err_so_far() and "active (1)" in run.err_so_far() and "up: back to safe" not in run.err_so_far()
+    pulsing = lambda run, t: len(run.line_edges(UP)) >= 2 and active_for(UP, 0.3, said)(run, t)
     g = Run(sysfs, ["gpio", "test", "--config", main_cfg, "--output", "up", "--pulse-ms", "20000"], "gpiotest-int",
-            stop_when=lambda run, t: bool(run.line_edges(UP)) and t - run.line_edges(UP)[0][0] > 0.3, sig=signal.SIGINT)
-    # 'up' has safe 0 and a pull-up: requested it reads 0 (safe), active 1, safe again 0, released 1.
+            stop_when=pulsing, sig=signal.SIGINT)
+    check("gpio test SIGINT: 'up' was pulsing (pin 1 after its request at 0) when the signal was sent",
+          g.t_signal is not None and g.level_at(UP, g.t_signal) == 1 and [v for _, v in g.line_edges(UP)][:2] == [0, 1], f"edges {g.line_edges(UP)}")
     after = [(t, v) for t, v in g.line_edges(UP) if g.t_signal and t >= g.t_signal]
     check("gpio test SIGINT: exit 130", g.rc == 130, f"rc={g.rc}")
     check("gpio test SIGINT: 'up' back to 0 while still held, then released", bool(after) and after[0][1] == 0 and after[0][0] < g.t_exit,
@@ -387,12 +452,13 @@ max_hold_ms = 600000
     # same lines; SIGTERM while 'down' is held: the hold ends (look_stop, reason stopping) and every line
     # is back at its safe value while nodwire still holds it; exit 0 (a graceful stop of a service).
     pull(DOWN, "pull-down")   # active-low: safe is high; a bare release would read 0 (the pull)
-    stop_in_hold = lambda run, t: any(v == 0 for _, v in run.line_edges(DOWN)[1:]) and t - [te for te, v in run.line_edges(DOWN)[1:] if v == 0][0] > 0.2
+    # SIGTERM once 'down' is held NOW (its last edge a fall after the request's rise) and has been for 0.2 s.
+    stop_in_hold = lambda run, t: len(run.line_edges(DOWN)) >= 2 and active_for(DOWN, 0.2, looking("down"), active=0)(run, t)
     # What is seen must not depend on this machine's speed (a loaded host, an emulated CPU): every frame of
     # the clip is processed (--every-frame: neither the rate nor the CPU budget thins them); speed is the
     # benchmarks' business.
     a = Run(sysfs, ["run", "--source", clip, "--every-frame", "--config", main_cfg], "run", stop_when=stop_in_hold)
-    held = a.t_signal is not None
+    held = a.t_signal is not None and a.level_at(DOWN, a.t_signal) == 0
     check("run: 'down' was held when SIGTERM was sent (the precondition of what follows)", held,
           f"no hold before the clip ended; looks seen: {[(e.get('type'), e.get('direction'), e.get('frame')) for e in a.lines if e.get('type', '').startswith('look')]}; "
           f"{a.stderr.strip()[-200:]}")

@@ -42,7 +42,18 @@ CHIPDEV=/dev/$(basename "$SIM")
 cp -a /etc /run/etc && mount --bind /run/etc /etc || die "cannot make /etc writable"
 mount -t tmpfs usrlocal /usr/local || die "cannot mount /usr/local"
 # PrivateTmp needs a writable /tmp (the guest's is the host's, read-only); the marker must not be seen.
+# The tmpfs would hide whatever this run uses from under the host's /tmp (CI may clone there): the
+# checkout and the binary's folder are bound back in at the same paths (read-only, as all of the host).
+case "$REPO" in /tmp) die "the checkout is /tmp itself: the writable /tmp PrivateTmp needs would hide it; clone into a folder";; esac
+mkdir -p /run/host-tmp && mount --bind /tmp /run/host-tmp || die "cannot bind the host's /tmp"
 mount -t tmpfs tmp /tmp && touch /tmp/host-tmp-marker || die "cannot mount /tmp"
+for p in "$REPO" "$(dirname "$NW")"; do
+  case "$p" in
+    /tmp/*) [ -d "$p" ] && continue   # already under one bound back
+            mkdir -p "$p" && mount --bind "/run/host-tmp/${p#/tmp/}" "$p" || die "cannot bind $p back over the tmpfs on /tmp";;
+  esac
+done
+[ -x "$REPO/deploy/install.sh" ] && [ -x "$NW" ] || die "$REPO/deploy/install.sh or $NW not visible after the tmpfs on /tmp"
 mkdir -m 1777 /run/open
 # libcamera lists only devices udev has initialised: write udev's records (no udevd in the guest).
 mkdir -p /run/udev/data
@@ -72,12 +83,14 @@ chk "private /tmp" 'touch /tmp/probe && [ ! -e /tmp/host-tmp-marker ]'
 chk "/sys readable (libcamera enumerates there)" 'cat /sys/class/video4linux/video0/name'
 chk "DevicePolicy refuses /dev/ttyS1 (mode 666)" '! sh -c ": < /dev/ttyS1"'
 chk "/dev/null usable" 'echo x > /dev/null'
-/usr/local/bin/nodwire gpio set --chip nodwire-svc --line GPIO27 --value 1 --hold 3 2>/run/nodwire/gpio.err &
+# Held until the check is done (not for a fixed time, which a loaded host can outlast), then stopped.
+/usr/local/bin/nodwire gpio set --chip nodwire-svc --line GPIO27 --value 1 --hold 3600 2>/run/nodwire/gpio.err &
 # Its start under TCG can take longer than a second on a loaded host: wait until it says it holds the line.
-pid=\$!; i=0; until grep -q holding /run/nodwire/gpio.err || [ \$i -ge 200 ]; do sleep 0.1; i=\$((i + 1)); done
+pid=\$!; i=0; until grep -q holding /run/nodwire/gpio.err || ! kill -0 \$pid 2>/dev/null || [ \$i -ge 1200 ]; do sleep 0.1; i=\$((i + 1)); done
+chk "nodwire gpio set says it holds GPIO27 at 1 (\$(grep -o 'read back.*' /run/nodwire/gpio.err))" 'grep -q "read back 1, holding" /run/nodwire/gpio.err'
 chk "nodwire gpio set drives GPIO27 (seen in gpio-sim)" '[ "\$(cat $SIM/sim_gpio1/value)" = 1 ]'
-wait \$pid; rc=\$?
-chk "nodwire gpio set exits 0 (rc=\$rc: \$(cat /run/nodwire/gpio.err | tr '\n' ' '))" '[ \$rc = 0 ]'
+kill -TERM \$pid; wait \$pid; rc=\$?
+chk "nodwire gpio set: SIGTERM during the hold, exit 143 (rc=\$rc: \$(cat /run/nodwire/gpio.err | tr '\n' ' '))" '[ \$rc = 143 ] && grep -q "caught SIGTERM during the hold" /run/nodwire/gpio.err'
 chk "GPIO27 back to 0" '[ "\$(cat $SIM/sim_gpio1/value)" = 0 ]'
 chk "libcamera lists the vimc camera" 'cam -l 2>&1 | grep -q "platform/vimc"'
 cam -c1 --capture=3 -s width=640,height=480 > /run/nodwire/cam.out 2>&1; rc=\$?
@@ -130,19 +143,31 @@ systemctl stop nodwire.service
 [ ! -e /run/nodwire ] && ok "stop removes /run/nodwire" || bad "/run/nodwire left after stop"
 systemctl reset-failed nodwire.service 2>/dev/null
 
+# until COND LIMIT: poll (0.5 s) until the shell condition holds; false after LIMIT seconds. Waits are for what
+# systemd does, never a fixed time a loaded host can outlast; the limit only bounds a failure.
+until_ok() { _e=$(( $(date +%s) + $2 )); until eval "$1"; do [ "$(date +%s)" -ge $_e ] && return 1; sleep 0.5; done; }
+
 echo hang > /run/probe-mode
+t0=$(date +%s)
 systemctl start nodwire.service
 pid1=$(prop MainPID)
-sleep 16   # WatchdogSec=10s + RestartSec=2s + start
-n=$(prop NRestarts); pid2=$(prop MainPID)
-if [ "$n" -ge 1 ] 2>/dev/null && [ "$pid2" != "$pid1" ] && [ "$(prop ActiveState)" = active ]; then
-  ok "watchdog: a probe that stopped pinging was killed and restarted (NRestarts=$n)"
-else bad "watchdog: NRestarts=$n MainPID $pid1 -> $pid2 state $(prop ActiveState)"; fi
+# Precondition: the hanging probe is the one running (it said READY and stopped pinging).
+[ "$(prop ActiveState)" = active ] && [ "$(prop StatusText)" = "probe: hanging" ] && [ "$pid1" -gt 0 ] 2>/dev/null \
+  && ok "watchdog: the probe runs and has stopped pinging (MainPID $pid1)" || bad "watchdog: probe not running: $(prop ActiveState) '$(prop StatusText)' MainPID $pid1"
+# WatchdogSec=10s, RestartSec=2s, then the new probe's start: wait for systemd to have done it.
+until_ok '[ "$(prop NRestarts)" -ge 1 ] 2>/dev/null && [ "$(prop ActiveState)" = active ] && [ "$(prop MainPID)" != "$pid1" ] && [ "$(prop MainPID)" != 0 ]' 180
+n=$(prop NRestarts); pid2=$(prop MainPID); dt=$(( $(date +%s) - t0 ))
+# The hanging probe would sleep 600 s: only systemd ends it, and not before WatchdogSec (10 s) has passed.
+# (systemd's own "Watchdog timeout" message goes to /dev/console, which the test cannot read.)
+if [ "$n" -ge 1 ] 2>/dev/null && [ "$pid2" != "$pid1" ] && [ "$(prop ActiveState)" = active ] && [ $dt -ge 10 ]; then
+  ok "watchdog: a probe that stopped pinging was killed and restarted (NRestarts=$n, ${dt} s after the start; WatchdogSec=10s)"
+else bad "watchdog: NRestarts=$n MainPID $pid1 -> $pid2 state $(prop ActiveState) after ${dt} s"; fi
 systemctl stop nodwire.service; systemctl reset-failed nodwire.service 2>/dev/null
 
 echo config-error > /run/probe-mode
 systemctl start nodwire.service 2>/dev/null
-sleep 5
+# "failed" is final: a unit that is to be restarted shows activating (auto-restart) instead.
+until_ok '[ "$(prop ActiveState)" = failed ] || [ "$(prop NRestarts)" != 0 ]' 120
 if [ "$(prop ActiveState)" = failed ] && [ "$(prop NRestarts)" = 0 ] && [ "$(prop ExecMainStatus)" = 78 ]; then
   ok "exit 78 (refused config): failed, not restarted"
 else bad "exit 78: state $(prop ActiveState) NRestarts=$(prop NRestarts) status $(prop ExecMainStatus)"; fi
@@ -161,11 +186,13 @@ if timeout 150 systemctl start nodwire.service; then
 else
   bad "nodwire run did not start: $(prop ActiveState)/$(prop SubState) status $(prop ExecMainStatus): $(tail -8 /run/run.err)"
 fi
-pid1=$(prop MainPID)
-seen=""; i=0; while [ $i -lt 40 ]; do seen="$seen$(cat "$SIM/sim_gpio0/value")"; sleep 0.1; i=$((i + 1)); done
-case "$seen" in *0*1*|*1*0*) ok "nodwire run: the status LED blinks its 'searching' pattern on GPIO17 (vimc shows no face)";;
+pid1=$(prop MainPID); tr=$(date +%s)
+# The LED blinks 200 ms on, 200 ms off: sample until it was seen on and off, then off and on again.
+seen=""; i=0; while [ $i -lt 600 ]; do seen="$seen$(cat "$SIM/sim_gpio0/value")"; case "$seen" in *1*0*1*|*0*1*0*) break;; esac; sleep 0.1; i=$((i + 1)); done
+case "$seen" in *1*0*1*|*0*1*0*) ok "nodwire run: the status LED blinks its 'searching' pattern on GPIO17 (vimc shows no face; ${#seen} samples)";;
   *) bad "nodwire run: status LED samples $seen";; esac
-sleep 8   # past WatchdogSec=10s since the start
+# The watchdog (WatchdogSec=10s) must not fire: look once more than 10 s have passed since READY=1.
+until_ok '[ $(( $(date +%s) - tr )) -ge 12 ]' 30
 case "$(prop StatusText)" in *" fps, CPU "*", no face"*) ok "nodwire run: STATUS= '$(prop StatusText)'";; *) bad "nodwire run: StatusText '$(prop StatusText)'";; esac
 [ "$(prop NRestarts)" = 0 ] && [ "$(prop MainPID)" = "$pid1" ] && [ "$(prop ActiveState)" = active ] \
   && ok "nodwire run: its frame loop keeps the watchdog fed (no restart after $(( $(date +%s) - t0 )) s)" \

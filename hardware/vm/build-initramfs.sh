@@ -26,5 +26,7 @@ add() { # module name -> its .ko path and those of its dependencies
 for m in virtio_pci 9pnet_virtio 9p configfs "$@"; do add "$m"; done
 for rel in "${!seen[@]}"; do mkdir -p "$T/lib/modules/$KVER/$(dirname "$rel")"; cp "$MD/$rel" "$T/lib/modules/$KVER/$rel"; done
 for f in modules.dep modules.builtin modules.order modules.alias; do [ -f "$MD/$f" ] && cp "$MD/$f" "$T/lib/modules/$KVER/"; done
-(cd "$T" && find . | cpio -o -H newc --quiet | gzip -1) > "$OUT"
+# Written beside and renamed: a VM booting from this work dir at the same time (another ci-hil.sh run sets
+# it up again) reads either the old or the new file, never a half-written one.
+(cd "$T" && find . | cpio -o -H newc --quiet | gzip -1) > "$OUT.tmp.$$" && mv -f "$OUT.tmp.$$" "$OUT" || die "cannot write $OUT"
 echo "initramfs: $OUT ($(du -h "$OUT" | cut -f1), ${#seen[@]} modules)"

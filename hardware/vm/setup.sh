@@ -19,6 +19,9 @@ step() { echo "== $(date +%T) $*"; }
 [ "$(uname -m)" = x86_64 ] || die "the recipe boots Debian's amd64 kernel; this host is $(uname -m)"
 case "$W" in /run/*|/var/tmp/*) die "WORKDIR $W is hidden inside the guest (it mounts its own /run and /var/tmp); pick another";; esac
 mkdir -p "$W" && W=$(cd "$W" && pwd)
+# Two runs may set up the same work dir at once (ci-hil.sh sets it up every time): one at a time. VMs already
+# booting from it are safe: the files they read (env, initrd.gz) are replaced by a rename.
+exec 9> "$W/.setup.lock"; flock 9
 export DEBIAN_FRONTEND=noninteractive
 if [ -z "${SKIP_APT:-}" ]; then
   step "apt-get update"
@@ -82,5 +85,5 @@ for m in $MODULES; do cp "mods/$m/$m.ko" "kernel/lib/modules/$KVER/extra/"; done
 # 3. initramfs
 step "initramfs"
 "$HERE/build-initramfs.sh" kernel "$KVER" initrd.gz $MODULES
-printf 'KVER=%s\nMODULES="%s"\n' "$KVER" "$MODULES" > env
+printf 'KVER=%s\nMODULES="%s"\n' "$KVER" "$MODULES" > env.tmp.$$ && mv -f env.tmp.$$ env   # atomic: vmrun.sh may be reading it
 step "setup done: $W"
