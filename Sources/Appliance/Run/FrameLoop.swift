@@ -27,6 +27,12 @@ struct FrameLoopSnapshot: Equatable, Sendable {
     var governor: GovernorStatus?
     /// Paused by a command (MQTT), not by the governor.
     var commandPaused = false
+    /// The last processed frame's time (the recording's or the camera's clock, as events have it) and the
+    /// head there (nil without a face): what the setup page plots, against the resting pose and the zones.
+    var frameTime = 0.0
+    var pose: Angles?
+    var neutral: Angles?
+    var zones = GestureSettings().zones
 }
 
 /// Settings the frame loop takes between two frames after a reload: a new engine, a new vision processor
@@ -196,6 +202,10 @@ final class FrameLoop: @unchecked Sendable {
                 snapshot.face = !engine.state.facePresent ? .none : engine.state.calibrating ? .calibrating : .tracked
                 snapshot.source = source.counters
                 snapshot.governor = governed.status
+                snapshot.frameTime = frame.time
+                snapshot.pose = result.face.map { Angles(yaw: $0.pose.yaw, pitch: $0.pose.pitch) }
+                snapshot.neutral = engine.state.neutral
+                snapshot.zones = engine.settings.zones
                 return snapshot.frames == 1
             }
             if first {
