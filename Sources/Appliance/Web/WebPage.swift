@@ -50,7 +50,7 @@ enum WebPage {
     section { background: #fff; border-radius: 8px; padding: .8em; box-shadow: 0 1px 3px #0002; }
     section.wide { grid-column: 1 / -1; }
     canvas { width: 100%; max-width: 100%; height: auto; background: #fcfcfc; border: 1px solid #ddd; }
-    dl { display: grid; grid-template-columns: auto 1fr; gap: .2em 1em; margin: 0; } dt { color: #555; } dd { margin: 0; font-weight: 600; }
+    dl { display: grid; grid-template-columns: auto 1fr; gap: .2em 1em; margin: 0; } dt { color: #555; } dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
     .badge { padding: .1em .6em; border-radius: 1em; background: #607d8b; }
     .badge.running { background: #2e7d32; } .badge.paused, .badge.no_frames, .badge.offline { background: #c62828; }
     #outputs { list-style: none; padding: 0; } #outputs li { display: flex; align-items: center; gap: .6em; margin: .3em 0; }
@@ -172,9 +172,11 @@ enum WebPage {
       if (r.ok) showStatus(await r.json());
       if (source) source.close();
       source = new EventSource('/api/events');
-      source.onmessage = m => addEvent(JSON.parse(m.data));
+      // Counts of what arrived, on the page's <body> (data-events, data-poses): for checks in a real browser.
+      const count = k => { document.body.dataset[k] = (+(document.body.dataset[k] || 0) + 1); };
+      source.onmessage = m => { count('events'); addEvent(JSON.parse(m.data)); };
       source.addEventListener('status', m => showStatus(JSON.parse(m.data)));
-      source.addEventListener('pose', m => addPose(JSON.parse(m.data)));
+      source.addEventListener('pose', m => { count('poses'); addPose(JSON.parse(m.data)); });
       source.onerror = () => { $('state').textContent = 'reconnecting…'; $('state').className = 'badge offline'; };
     }
     start();
