@@ -32,10 +32,12 @@ let package = Package(
         .target(name: "Gestures"),
         // libmosquitto, the MQTT client ([mqtt] in the config): headers and library from `pkg-config libmosquitto`.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // libjpeg-turbo's TurboJPEG, the setup page's live picture: `pkg-config libturbojpeg`.
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .executableTarget(
             name: "Appliance",
             dependencies: [
-                "Pipeline", "Gestures", "CGPIOD", "CMosquitto",
+                "Pipeline", "Gestures", "CGPIOD", "CMosquitto", "CTurboJPEG",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),

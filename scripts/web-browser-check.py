@@ -38,7 +38,8 @@ try:
       face: document.getElementById('face').textContent,
       events: [...document.querySelectorAll('#events li')].map(li => li.textContent),
       outputs: [...document.querySelectorAll('#outputs li')].map(li => li.textContent.trim()),
-      poses: +(document.body.dataset.poses || 0)})"""
+      poses: +(document.body.dataset.poses || 0),
+      pictures: +(document.body.dataset.pictures || 0), faceBox: document.body.dataset.faceBox})"""
     shown = call("Runtime.evaluate", expression=script, returnByValue=True)["result"]["value"]
     png = call("Page.captureScreenshot", format="png")["data"]
     with open(shot, "wb") as f:

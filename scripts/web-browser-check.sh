@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Opens the setup page in a real browser (Debian's chromium, headless) while `nodwire run` plays a clip, and
-# checks what a person would see: the status filled in (running, a frame rate), an event in the list, and
-# the plots drawn. Writes the page's DOM and a screenshot (default docs/web.png).
+# checks what a person would see: the status filled in (running, a frame rate), an event in the list, the
+# dot moving, the camera's picture with a face box. Writes the page's DOM and a screenshot (default docs/web.png).
 #
 #   scripts/web-browser-check.sh [BUILD_DIR] [SCREENSHOT]     # BUILD_DIR: where nodwire is (.build/debug)
 #
@@ -38,6 +38,7 @@ check 's["fps"][0].isdigit()' "a frame rate is shown"
 check 's["face"] == "present"' "the face is present"
 check 'any("look" in e for e in s["events"])' "a look is in the event list"
 check 's["poses"] > 20' "the dot moves (pose messages arrive)"
+check 's["pictures"] > 5 and s["faceBox"] == "yes"' "the picture is there, with a face box"
 check 's["outputs"][:2] == ["right Pulse", "down Pulse"]' "the outputs are listed with their buttons"
 echo "screenshot: $shot"
 exit $fail

@@ -88,6 +88,20 @@ final class WebTests: XCTestCase {
         XCTAssertEqual(outputs.map { $0["name"] as? String }, ["right", "down", "led"])
         XCTAssertEqual(outputs.map { $0["pulsable"] as? Bool }, [true, true, false], "the status LED is not pulsed by hand")
 
+        // The live picture: JPEG from libjpeg-turbo, with the face seen in it (kept only once someone asks).
+        let picturePath = NSTemporaryDirectory() + "web-\(getpid())-picture.jpg"
+        defer { try? FileManager.default.removeItem(atPath: picturePath) }
+        var face = ""
+        try waitUntil("a picture", timeout: 20) {
+            guard let curl = try? RunningNodwire(["-s", "-D", "-", "-o", picturePath, "http://127.0.0.1:\(port)/api/picture.jpg"], executable: "/usr/bin/curl"),
+                  curl.finish(timeout: 10) == 0, curl.stdout.hasPrefix("HTTP/1.1 200") else { return false }
+            face = curl.stdout.split(separator: "\r\n").first { $0.lowercased().hasPrefix("x-nodwire-face:") }.map(String.init) ?? ""
+            return true
+        }
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: picturePath))
+        XCTAssertEqual(Array(jpeg.prefix(3)), [0xFF, 0xD8, 0xFF], "a JPEG")
+        XCTAssertTrue(face.contains(#""width":400,"height":300,"face":{"box":["#) && face.contains(#""landmarks":[["#), face)
+
         // Loopback without a token: the page's own origin may pulse; GET never changes anything.
         XCTAssertEqual(try http(port, "/api/outputs/right/pulse").code, 404, "no GET route that pulses")
         let origin = "Origin: http://127.0.0.1:\(port)"

@@ -24,6 +24,10 @@ enum WebPage {
     <dt>Battery</dt><dd id="battery">–</dd>
     <dt>Temperature</dt><dd id="temperature">–</dd>
     </dl></section>
+    <section><h2>Camera</h2>
+    <canvas id="picture" width="400" height="300" aria-label="the camera's picture with the face box and landmarks"></canvas>
+    <p class="note" id="picture-note">What Nodwire sees, a few times a second, with the face box, the landmarks and the head pointer.</p>
+    </section>
     <section><h2>Where the head is</h2>
     <canvas id="plot" width="300" height="300" aria-label="yaw and pitch against the idle zone and the thresholds"></canvas>
     <p class="note">Degrees from the resting pose: inner ellipse the idle zone, outer box the thresholds of a look.</p>
@@ -165,6 +169,37 @@ enum WebPage {
 
     function frame() { drawPlot(); drawStrip(); requestAnimationFrame(frame); }
 
+    // The live picture: fetched only while the page is visible, one at a time, about five a second.
+    async function picture() {
+      if (document.visibilityState === 'visible') {
+        try {
+          const r = await fetch('/api/picture.jpg', { cache: 'no-store' });
+          if (r.ok) {
+            const seen = JSON.parse(r.headers.get('X-Nodwire-Face') || 'null');
+            drawPicture(await createImageBitmap(await r.blob()), seen);
+          }
+        } catch (e) { /* the server is away: the status says so */ }
+      }
+      setTimeout(picture, 200);
+    }
+    function drawPicture(bitmap, seen) {
+      const c = $('picture'), g = c.getContext('2d');
+      if (c.width !== bitmap.width) { c.width = bitmap.width; c.height = bitmap.height; }
+      g.drawImage(bitmap, 0, 0);
+      const f = seen && seen.face;
+      if (f) {
+        g.strokeStyle = '#43a047'; g.lineWidth = 2; g.strokeRect(f.box[0], f.box[1], f.box[2] - f.box[0], f.box[3] - f.box[1]);
+        g.fillStyle = '#ffeb3b'; for (const [x, y] of f.landmarks) { g.beginPath(); g.arc(x, y, 3, 0, 2 * Math.PI); g.fill(); }
+        g.strokeStyle = '#e53935'; g.beginPath(); g.moveTo(f.pointer[0] - 8, f.pointer[1]); g.lineTo(f.pointer[0] + 8, f.pointer[1]);
+        g.moveTo(f.pointer[0], f.pointer[1] - 8); g.lineTo(f.pointer[0], f.pointer[1] + 8); g.stroke();
+      }
+      const why = !status ? '' : status.state === 'paused' ? 'paused' + (status.mode === 'paused' ? ' (battery or heat)' : '')
+        : status.camera !== 'ok' ? 'camera lost' : !f ? 'no face' : '';
+      if (why) { g.fillStyle = '#0008'; g.fillRect(0, 0, c.width, 34); g.fillStyle = '#fff'; g.font = '22px sans-serif'; g.fillText(why, 10, 25); }
+      document.body.dataset.pictures = (+(document.body.dataset.pictures || 0) + 1);
+      document.body.dataset.faceBox = f ? 'yes' : 'no';
+    }
+
     let source = null;
     async function start() {
       const r = await fetch('/api/status');
@@ -181,5 +216,6 @@ enum WebPage {
     }
     start();
     requestAnimationFrame(frame);
+    picture();
     """
 }

@@ -61,6 +61,21 @@ enum WebServer {
             gate(request, context, post: false) ?? json(.ok, status.json())
         }
 
+        // The newest frame as JPEG, with what was seen in it in the X-Nodwire-Face header (JSON: box,
+        // landmarks, pointer; null without a face). Asking starts the loop keeping frames for 3 s.
+        router.get("/api/picture.jpg") { request, context in
+            if let refused = gate(request, context, post: false) { return refused }
+            guard let picture = status.loop.watchPicture() else {
+                return json(.serviceUnavailable, "{\"ok\":false,\"message\":\"no picture yet: ask again in a moment\"}")
+            }
+            guard let jpeg = JPEG.encode(picture.frame) else { return json(.internalServerError, "{\"ok\":false,\"message\":\"the frame could not be encoded\"}") }
+            var head = HTTPFields()
+            head[.contentType] = "image/jpeg"
+            head[.cacheControl] = "no-store"
+            head[HTTPFields.Element.Name("X-Nodwire-Face")!] = WebStatus.faceJSON(picture)
+            return Response(status: .ok, headers: head, body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+        }
+
         router.get("/api/events") { request, context in
             if let refused = gate(request, context, post: false) { return refused }
             // Small buffers under the stream: a page that stops reading fills them within seconds and

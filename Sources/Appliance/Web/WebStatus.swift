@@ -61,6 +61,16 @@ final class WebStatus: @unchecked Sendable {
         "{\"time\":\(EventJSON.number(s.frameTime, 3)),\"pose\":\(angles(s.face == .none ? nil : s.pose)),\"neutral\":\(angles(s.neutral))}"
     }
 
+    /// What was seen in a picture: `{"time":…,"width":…,"height":…,"face":{"box":[l,t,r,b],"landmarks":[[x,y]…],"pointer":[x,y]}|null}`.
+    static func faceJSON(_ p: LoopPicture) -> String {
+        func n(_ v: Double) -> String { EventJSON.number(v, 1) }
+        let face = p.face.map { f in
+            let marks = (0..<5).map { "[\(n(f.landmarks[$0].x)),\(n(f.landmarks[$0].y))]" }.joined(separator: ",")
+            return "{\"box\":[\(n(f.box.left)),\(n(f.box.top)),\(n(f.box.right)),\(n(f.box.bottom))],\"landmarks\":[\(marks)],\"pointer\":[\(n(f.pose.pointer.x)),\(n(f.pose.pointer.y))]}"
+        } ?? "null"
+        return "{\"time\":\(EventJSON.number(p.frame.time, 3)),\"width\":\(p.frame.width),\"height\":\(p.frame.height),\"face\":\(face)}"
+    }
+
     static func angles(_ a: Angles?) -> String {
         a.map { "{\"yaw\":\(EventJSON.number($0.yaw, 2)),\"pitch\":\(EventJSON.number($0.pitch, 2))}" } ?? "null"
     }
