@@ -180,14 +180,18 @@ struct WebService<App: ApplicationProtocol>: Service {
                     var tick = 0
                     while true {
                         if tick % 10 == 0 { status.tick() }
-                        if hub.hasClients {
-                            let s = status.loop.current
-                            if s.frames != lastFrame {
-                                lastFrame = s.frames
-                                hub.send(event: "pose", data: WebStatus.poseJSON(s))
-                            }
-                            if tick % 10 == 0 { hub.send(event: "status", data: status.json()) }
+                        guard hub.hasClients else {
+                            // Nobody watching: only the rates' baseline, once a second.
+                            tick = 0
+                            try await Task.sleep(nanoseconds: 1_000_000_000)
+                            continue
                         }
+                        let s = status.loop.current
+                        if s.frames != lastFrame {
+                            lastFrame = s.frames
+                            hub.send(event: "pose", data: WebStatus.poseJSON(s))
+                        }
+                        if tick % 10 == 0 { hub.send(event: "status", data: status.json()) }
                         tick += 1
                         try await Task.sleep(nanoseconds: 100_000_000)
                     }
