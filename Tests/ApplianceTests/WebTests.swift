@@ -203,6 +203,31 @@ final class WebTests: XCTestCase {
     }
 }
 
+extension WebTests {
+    /// An address someone else holds: the run ends with 69 and says which setting and why.
+    func testAnAddressInUseEndsTheRunWithItsReason() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        XCTAssertEqual(bound, 0)
+        XCTAssertEqual(listen(fd, 1), 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let path = NSTemporaryDirectory() + "web-\(getpid())-busy.toml"
+        try "[web]\nenable = true\nlisten = \"127.0.0.1:\(port)\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try RunningNodwire(["run", "--source", Self.clip, "--loop", "--config", path])
+        XCTAssertEqual(run.finish(timeout: 60), 69, run.stderr)
+        XCTAssertTrue(run.stderr.contains("web.listen 127.0.0.1:\(port): cannot serve the setup page:"), run.stderr)
+    }
+}
+
 /// The parts of the web side that need no server.
 final class WebPartsTests: XCTestCase {
     func testAddressesAndTheTokenRule() {
