@@ -146,6 +146,8 @@ final class WebTests: XCTestCase {
         XCTAssertEqual(form.code, 200, form.body)
         try run.waitForStderr(#""output":"down","value":0,"cause":"web pulse""#)
         try run.waitForStderr("web: refused POST /api/outputs/right/pulse from")
+        let huge = try http(port, path, post: true, headers: [origin, "Authorization: Bearer \(token)"], data: String(repeating: "a", count: 20_000))
+        XCTAssertEqual(huge.code, 413, "a body over 16 KiB is refused before anything else")
 
         // Six refusals so far; four more fill the window, then even the right token waits.
         for _ in 0..<4 { XCTAssertEqual(try http(port, "/api/status", headers: ["Authorization: Bearer x"]).code, 401) }
