@@ -14,6 +14,9 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The setup page's HTTP server ([web] in the config).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
     ],
     targets: [
         .target(
@@ -31,15 +34,20 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // Frees what TOMLKit 0.6.0's toml++ parses (it has no function for that): see Config/TOMLDocument.swift.
         .target(name: "CTOMLRelease"),
+        // libjpeg-turbo's TurboJPEG, the setup page's live picture: `pkg-config libturbojpeg`.
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .executableTarget(
             name: "Appliance",
             dependencies: [
-                "Pipeline", "Gestures", "CGPIOD", "CMosquitto", "CTOMLRelease",
+                "Pipeline", "Gestures", "CGPIOD", "CMosquitto", "CTOMLRelease", "CTurboJPEG",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .executableTarget(

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libdlib-dev libblas-dev liblapack-dev libgpiod-dev libcamera-dev libcamera-ipa pkg-config xz-utils libmosquitto-dev)
+packages=(libdlib-dev libblas-dev liblapack-dev libgpiod-dev libcamera-dev libcamera-ipa pkg-config xz-utils libmosquitto-dev libturbojpeg0-dev)
 # --tests: also what only the tests use (a Mosquitto broker they start on loopback, its clients, openssl for TLS
 # certificates); a device running Nodwire needs no broker of its own.
 [ "${1:-}" = --tests ] && packages+=(mosquitto mosquitto-clients openssl)

@@ -23,7 +23,7 @@ struct RunCommand: AsyncParsableCommand {
         opened at start is refused; one lost while running is opened again with growing pauses (0.5 s up to \
         30 s), reported as camera_lost / camera_found events, with every output at its safe value meanwhile.
         Exit codes: 78 refused config, 66 missing recording, 65 broken recording, 69 no camera or source not \
-        available, 75 camera or GPIO line busy, 72 landmark model missing, 73 event socket cannot be created, \
+        available or the web address cannot be had, 75 camera or GPIO line busy, 72 landmark model missing, 73 event socket cannot be created, \
         74 an output line failed.
         """
     )
@@ -100,6 +100,7 @@ struct RunCommand: AsyncParsableCommand {
             // The loop reports it (camera_lost, status, fault LED) and the source keeps trying.
             logger.warning("no camera yet, waiting for it: \(error)")
         }
+        let webToken = try WebSetup.token(settings.web)
         let mqtt: MQTTLink?
         do { mqtt = settings.mqtt.enabled ? try MQTTLink(settings: settings.mqtt, logger: logger) : nil } catch {
             throw Failure(message: "\(error)", exitCode: ConfigError.exitCode)
@@ -117,14 +118,17 @@ struct RunCommand: AsyncParsableCommand {
             throw error
         }
         let stdout = settings.events.stdout ? StdoutEventWriter(logger: logger) : nil
-        let sinks: [any EventSink] = [stdout as (any EventSink)?, server, mqtt].compactMap { $0 }
+        let hub = settings.web.enable ? WebHub(capacity: settings.web.clientBufferBytes, logger: logger) : nil
+        let sinks: [any EventSink] = [stdout as (any EventSink)?, server, mqtt, hub].compactMap { $0 }
         let loop = FrameLoop(source: source, processor: processor, gestures: settings.gestures, budget: settings.budget,
                              outputs: outputs, sinks: sinks, notifier: notifier, logger: logger)
+        let pulsable = settings.outputs.outputs.map(\.name).filter { $0 != settings.outputs.statusLED?.output }
+        let web = hub.map { WebSetup.service(settings.web, token: webToken, hub: $0, loop: loop, outputs: outputs, pulsable: pulsable,
+                                             sourceName: source.name, logger: logger) }
         if let server { logger.info("serving events on \(server.path)") }
         if let mqtt {
             mqtt.announce = { type, reason in loop.note(type, reason: reason) }
-            let handler = MQTTCommands(enabled: settings.mqtt.commands, loop: loop, outputs: outputs,
-                                       pulsable: settings.outputs.outputs.map(\.name).filter { $0 != settings.outputs.statusLED?.output },
+            let handler = MQTTCommands(enabled: settings.mqtt.commands, loop: loop, outputs: outputs, pulsable: pulsable,
                                        configPath: configPath, logger: logger)
             mqtt.commands = { kind, payload, retained in MQTTCommands.json(kind: kind, handler.handle(kind: kind, payload: payload, retained: retained)) }
             let kinds = settings.mqtt.commands.enabled
@@ -142,6 +146,7 @@ struct RunCommand: AsyncParsableCommand {
             services: [
                 .init(service: EventOutputService(server: server, stdout: stdout)),
                 mqtt.map { ServiceGroupConfiguration.ServiceConfiguration(service: MQTTService(link: $0, loop: loop, logger: logger)) },
+                web.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
                 .init(service: StatusService(loop: loop, notifier: notifier, sourceName: source.name, interval: statusInterval, logger: logger,
                                              note: mqtt.map { link in { @Sendable in link.statusNote } }, warning: settings.noOutputsWarning)),
                 .init(service: ReloadService(hangups: await UnixSignalsSequence(trapping: .sighup), configPath: configPath, initial: settings, loop: loop, logControl: logControl, logger: logger)),

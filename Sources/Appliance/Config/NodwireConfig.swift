@@ -12,9 +12,10 @@ struct NodwireConfig: Equatable {
     var events = EventSettings()
     var camera = CameraSettings()
     var mqtt = MQTTSettings()
+    var web = WebSettings()
 
     /// Cross-setting contradictions, with their config keys.
-    func problems() -> [SettingProblem] { gestures.problems() + ConfigSchema.budgetProblems(self) + events.problems() + mqtt.problems() }
+    func problems() -> [SettingProblem] { gestures.problems() + ConfigSchema.budgetProblems(self) + events.problems() + mqtt.problems() + web.problems() }
 
     /// Said at the start of `run` (log and status line) when no gesture can drive a line: on an appliance
     /// that is almost never what was meant (a forgotten --config, a file cut short, no [[bindings]]).
@@ -32,7 +33,7 @@ struct NodwireConfig: Equatable {
 /// The config file's keys, their meaning and what they accept. `nodwire config defaults` prints this.
 enum ConfigSchema {
     static var all: [SettingSpec] {
-        vision + gestures + swing("nod", \.gestures.nod) + swing("shake", \.gestures.shake) + camera + budget + logging + events + mqtt
+        vision + gestures + swing("nod", \.gestures.nod) + swing("shake", \.gestures.shake) + camera + budget + logging + events + mqtt + web
     }
 
     static var vision: [SettingSpec] { [

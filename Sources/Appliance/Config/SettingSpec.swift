@@ -116,6 +116,12 @@ extension SettingSpec {
                     set: { if case let .string(s) = $1 { $0[keyPath: path] = s } })
     }
 
+    /// Text that may not be empty.
+    static func text(_ key: String, _ path: WritableKeyPath<NodwireConfig, String>, _ doc: String) -> SettingSpec {
+        SettingSpec(key: key, doc: doc, kind: .text, get: { .string($0[keyPath: path]) },
+                    set: { if case let .string(s) = $1 { $0[keyPath: path] = s } })
+    }
+
     /// Text where "" means none (or the default it stands for).
     static func optionalText(_ key: String, _ path: WritableKeyPath<NodwireConfig, String>, _ doc: String) -> SettingSpec {
         SettingSpec(key: key, doc: doc, kind: .optionalText, get: { .string($0[keyPath: path]) },

@@ -96,14 +96,7 @@ final class MQTTLink: EventSink, @unchecked Sendable {
     }
 
     static func readPassword(_ path: String) throws(MQTTError) -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .passwordFile(path, FileManager.default.fileExists(atPath: path) ? "it cannot be read (permissions?)" : "there is no such file")
-        }
-        let text = String(decoding: data, as: UTF8.self)
-        let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        let password = line.hasSuffix("\r") ? String(line.dropLast()) : line
-        guard !password.isEmpty else { throw .passwordFile(path, "its first line is empty") }
-        return password
+        do { return try SecretFile.firstLine(path) } catch { throw .passwordFile(path, error.why) }
     }
 
     // MARK: What the appliance hands over (any thread, never waits for the network)

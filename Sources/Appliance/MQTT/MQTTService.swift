@@ -64,28 +64,11 @@ enum MQTTStatus {
     }
 
     static func json(previous: FrameLoopSnapshot, current: FrameLoopSnapshot, seconds: Double, cpuSeconds: Double, link: MQTTLink) -> String {
-        let frames = current.frames - previous.frames
-        let g = current.governor
         let counters = link.counters
-        func optional(_ v: Double?, _ decimals: Int) -> String { v.map { EventJSON.number($0, decimals) } ?? "null" }
-        let state = current.commandPaused || g?.mode == .paused ? "paused" : current.sourceProblem != nil ? "no_frames" : current.lastFrameAt == nil ? "starting" : "running"
-        let fields: [(String, String)] = [
-            ("state", EventJSON.quoted(state)),
-            ("fps", EventJSON.number(seconds > 0 ? Double(frames) / seconds : 0, 1)),
-            ("cpu_percent", EventJSON.number(seconds > 0 ? 100 * cpuSeconds / seconds : 0, 1)),
-            ("budget_percent", optional(g?.budgetPercent, 1)),
-            ("mode", g.map { EventJSON.quoted($0.mode.rawValue) } ?? "null"),
-            ("battery_percent", optional(g?.batteryPercent, 0)),
-            ("celsius", optional(g?.celsius, 1)),
-            ("camera", EventJSON.quoted(current.sourceProblem == nil ? "ok" : "lost")),
-            ("camera_problem", current.sourceProblem.map(EventJSON.quoted) ?? "null"),
-            ("face_present", current.face == .none ? "false" : "true"),
-            ("calibrated", current.face == .tracked ? "true" : "false"),
-            ("frames", String(current.frames)),
+        return StatusJSON.object(StatusJSON.fields(previous: previous, current: current, seconds: seconds, cpuSeconds: cpuSeconds) + [
             ("mqtt_dropped", String(counters.dropped)),
             ("mqtt_stale", String(counters.stale)),
             ("mqtt_reconnects", String(max(0, link.currentHealth.connects - 1))),
-        ]
-        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+        ])
     }
 }

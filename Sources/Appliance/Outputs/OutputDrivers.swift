@@ -117,6 +117,8 @@ final class OutputRunner: @unchecked Sendable {
     }
 
     var names: [String] { planner.config.outputs.map(\.name) }
+    /// The logical value last written to each output, in the order of `names` (the setup page shows them).
+    var values: [Bool] { locked { written } }
     /// When the last running pulse ends (what a clean end of input waits for).
     var pulsesEnd: Double? { locked { planner.pulsesEnd } }
 

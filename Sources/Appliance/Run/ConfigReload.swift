@@ -21,8 +21,8 @@ enum ConfigReload {
         let changed = changes(from: running, to: config)
         let update = processor != nil || config.gestures != running.gestures || config.budget != running.budget
             ? LoopUpdate(gestures: config.gestures, processor: processor, budget: config.budget) : nil
-        // The event socket, the camera, the MQTT connection and the output lines are opened once, at start.
-        var restart = changed.filter { $0.hasPrefix("events.") || $0.hasPrefix("camera.") || $0.hasPrefix("mqtt.") }.map { String($0.prefix { $0 != " " }) }
+        // The event socket, the camera, the MQTT connection, the web server and the output lines are opened once, at start.
+        var restart = changed.filter { $0.hasPrefix("events.") || $0.hasPrefix("camera.") || $0.hasPrefix("mqtt.") || $0.hasPrefix("web.") }.map { String($0.prefix { $0 != " " }) }
         if config.outputs != running.outputs { restart.append("outputs") }
         return .accepted(config, update: update, changes: changed + (config.outputs != running.outputs ? ["outputs"] : []),
                          restartNeeded: restart)

@@ -27,6 +27,18 @@ struct FrameLoopSnapshot: Equatable, Sendable {
     var governor: GovernorStatus?
     /// Paused by a command (MQTT), not by the governor.
     var commandPaused = false
+    /// The last processed frame's time (the recording's or the camera's clock, as events have it) and the
+    /// head there (nil without a face): what the setup page plots, against the resting pose and the zones.
+    var frameTime = 0.0
+    var pose: Angles?
+    var neutral: Angles?
+    var zones = GestureSettings().zones
+}
+
+/// The newest processed frame and what was seen in it, kept for the setup page's live picture.
+struct LoopPicture: Sendable {
+    var frame: LumaFrame
+    var face: FaceObservation?
 }
 
 /// Settings the frame loop takes between two frames after a reload: a new engine, a new vision processor
@@ -69,6 +81,12 @@ final class FrameLoop: @unchecked Sendable {
     /// must not take the governor's time backwards.
     private var clockOffset = 0.0
     private var pausedUntil: Double?
+    /// The live picture: kept only until this MonotonicClock time (someone asked for it lately), at most
+    /// `pictureInterval` apart, so no viewer costs no copy at all.
+    private var pictureWantedUntil = -Double.infinity
+    private var pictureTakenAt = -Double.infinity
+    private var picture: LoopPicture?
+    static let pictureInterval = 0.15
 
     init(source: any LiveFrameSource, processor: FaceProcessor, gestures: GestureSettings, budget: BudgetSettings,
          readSensors: Bool = true, outputs: OutputRunner?, sinks: [any EventSink], notifier: SystemdNotifier, logger: Logger) {
@@ -99,6 +117,14 @@ final class FrameLoop: @unchecked Sendable {
 
     /// Stop watching (camera off, what is open closed) from the next frame on, until resumed; any thread.
     func setPaused(_ on: Bool) { lock.withLock { pauseRequested = on } }
+
+    /// The newest frame kept for a viewer (nil until one is), and keep keeping them for `seconds`; any thread.
+    func watchPicture(for seconds: Double = 3) -> LoopPicture? {
+        lock.withLock {
+            pictureWantedUntil = MonotonicClock.now() + seconds
+            return picture
+        }
+    }
 
     /// Hands new settings to the loop, applied before the next frame; any thread.
     func update(_ update: LoopUpdate) { lock.withLock { pendingUpdate = update } }
@@ -196,6 +222,17 @@ final class FrameLoop: @unchecked Sendable {
                 snapshot.face = !engine.state.facePresent ? .none : engine.state.calibrating ? .calibrating : .tracked
                 snapshot.source = source.counters
                 snapshot.governor = governed.status
+                snapshot.frameTime = frame.time
+                snapshot.pose = result.face.map { Angles(yaw: $0.pose.yaw, pitch: $0.pose.pitch) }
+                snapshot.neutral = engine.state.neutral
+                snapshot.zones = engine.settings.zones
+                if now < pictureWantedUntil && now - pictureTakenAt >= Self.pictureInterval {
+                    // A copy of the pixels happens only when the source next writes into `frame`.
+                    picture = LoopPicture(frame: frame, face: result.face)
+                    pictureTakenAt = now
+                } else if now >= pictureWantedUntil {
+                    picture = nil
+                }
                 return snapshot.frames == 1
             }
             if first {
