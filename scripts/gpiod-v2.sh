@@ -147,13 +147,16 @@ LINKED=$SCRATCH/libgpiod-linked
 ARCHIVE_ID="$PREFIX/lib/libgpiod.a $(sha256sum < "$PREFIX/lib/libgpiod.a" | cut -d' ' -f1)"
 if [ "$(cat "$LINKED" 2>/dev/null)" != "$ARCHIVE_ID" ]; then rm -f "$BIN" "$XCT" "$LINKED"; fi
 # -I and -L come before the system paths, so <gpiod.h> and -lgpiod resolve to the v2 header and archive.
-# Except that SwiftPM puts the flags of pkg-config packages first on the link line, and libcamera.pc says
+# Except that SwiftPM puts the flags of pkg-config packages first on the link line, and their .pc files say
 # -L/usr/lib/x86_64-linux-gnu: ld would find the system's v1 libgpiod.so there before our -L. So SwiftPM gets
-# copies of libcamera's .pc files without that -L (a directory the linker searches anyway).
+# copies of the .pc files of every pkg-config package in Package.swift (libcamera, libmosquitto, libturbojpeg,
+# and what they require) without that -L (a directory the linker searches anyway).
 need pkg-config "apt-get install pkg-config"
 PC=$D/pkgconfig; mkdir -p "$PC"
-for p in libcamera $(pkg-config --print-requires libcamera | awk '{print $1}'); do
-  f=$(pkg-config --path "$p") || die "pkg-config cannot find $p (apt-get install libcamera-dev)"
+pcs=$(sed -nE 's/.*pkgConfig: "([^"]+)".*/\1/p' "$REPO/Package.swift")
+[ -n "$pcs" ] || die "no pkgConfig packages found in $REPO/Package.swift"
+for p in $pcs $(for q in $pcs; do pkg-config --print-requires "$q"; done | awk '{print $1}' | sort -u); do
+  f=$(pkg-config --path "$p") || die "pkg-config cannot find $p (scripts/setup.sh installs it)"
   sed -E 's/-L[$][{]libdir[}] ?//g' "$f" > "$PC/$p.pc.part" && mv "$PC/$p.pc.part" "$PC/$p.pc"
   ! grep -E '^Libs' "$PC/$p.pc" | grep -q -- '-L' || die "$PC/$p.pc still puts a -L before ours: $(grep -E '^Libs' "$PC/$p.pc")"
 done
