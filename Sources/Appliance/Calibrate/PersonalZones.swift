@@ -11,14 +11,9 @@ struct PersonalZones: Equatable {
     private(set) var restCount = 0
     let restSamples: Int
 
-    /// A threshold sits at this fraction of the smaller comfortable reach of its axis, so both sides are
-    /// reached without strain; the idle zone is `noiseFactor` times the rest spread, kept between
-    /// `idleFractions` of the threshold (the defaults' ratio is about 0.4).
-    static let thresholdFraction = 0.5
-    static let idleFractions = 0.35...0.45
-    static let noiseFactor = 4.0
     /// A direction reached less than this (degrees) was not shown: that axis keeps its current values.
-    static let minimumReach = 6.0
+    /// The zones themselves follow the guided fit's rule (`GestureFit.zone`), without a talking margin.
+    static let minimumReach = GestureFit.minimumReach
 
     init(restSamples: Int = 15) { self.restSamples = restSamples }
 
@@ -45,9 +40,8 @@ struct PersonalZones: Equatable {
         var z = current
         let missing = Direction.allCases.filter { reach[$0] < Self.minimumReach }
         func axis(_ a: Double, _ b: Double, noise: Double) -> (idle: Double, threshold: Double) {
-            let threshold = min(60, max(2, Self.thresholdFraction * min(a, b)))
-            let idle = min(Self.idleFractions.upperBound * threshold, max(Self.idleFractions.lowerBound * threshold, Self.noiseFactor * noise))
-            return ((idle * 10).rounded() / 10, (threshold * 10).rounded() / 10)
+            let z = GestureFit.zone(reach: min(a, b), noise: noise, talk: nil)
+            return (z.idle, z.threshold)
         }
         if !missing.contains(.left) && !missing.contains(.right) {
             (z.idleYaw, z.thresholdYaw) = axis(reach.left, reach.right, noise: restSpread.yaw)

@@ -15,6 +15,13 @@ struct CalibrateCommand: ParsableCommand {
         are set at half of the smaller reach of each axis, the idle zone from how still the head is at rest. \
         An axis whose directions were not both shown keeps its values. With --save the config file's \
         gestures.zones settings are changed in place (other lines stay).
+
+        With --gestures: the guided fit (docs/gestures.md). Prompts, one after the other: look straight, turn \
+        left, right, up, down as far as is comfortable, nod "yes" a few times, shake "no" a few times, talk for \
+        20 seconds. From that session it proposes the idle zone, look thresholds and nod/shake sizes for this \
+        person, replays the session with them and says what was found and whether anything fired while \
+        talking. --save writes them (the old file kept as FILE.bak); --record keeps the session as a labelled \
+        clip. With --source, a labelled clip's timeline (NAME.labels.json beside it) gives the prompts.
         """
     )
 
@@ -33,55 +40,43 @@ struct CalibrateCommand: ParsableCommand {
     @Flag(help: "With --source: as fast as possible instead of at the recording's rate.")
     var fast = false
 
-    @Flag(help: "Write the proposed zones into the --config file.")
+    @Flag(help: "Write the proposed settings into the --config file (with --gestures the old file is kept as FILE.bak).")
     var save = false
+
+    @Flag(help: "The guided fit: prompts for neutral, range, nods, shakes and talking, and fits the gesture settings too.")
+    var gestures = false
+
+    @Option(help: "With --gestures --source: the clip's labelled timeline (default: NAME.labels.json beside NAME.y4m).")
+    var labels: String?
+
+    @Option(help: "With --gestures: keep the session as PREFIX.y4m and PREFIX.labels.json (its prompts), to replay, score and fit again later.")
+    var record: String?
 
     func validate() throws {
         if save && config == nil { throw ValidationError("--save needs --config FILE (the file to change)") }
         guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
         if camera != nil && sourceFile != nil { throw ValidationError("--camera and --source exclude each other: frames come from one of them") }
         if fast && sourceFile == nil { throw ValidationError("--fast needs --source FILE.y4m (a camera runs at its own pace)") }
+        if labels != nil && (sourceFile == nil || !gestures) { throw ValidationError("--labels needs --gestures and --source FILE.y4m (the timeline of that clip)") }
+        if record != nil && !gestures { throw ValidationError("--record needs --gestures (it keeps the guided session)") }
     }
 
     func run() throws {
+        if gestures { return try runFit() }
         var settings = try loadConfig(config)
         if let camera { settings.camera.camera = CameraSelector(parsing: camera) }
         let processor = try makeProcessor(settings.vision)
         var engine = GestureEngine(settings: settings.gestures)
         var zones = PersonalZones()
         let display = PoseDisplay(zones: settings.gestures.zones)
-        do throws(RunError) {
-            let source: any LiveFrameSource
-            if let sourceFile {
-                source = PacedRecording(path: sourceFile, loop: false)
-            } else {
-                do { try settings.camera.validate() } catch { throw .source("\(error)", exitCode: ConfigError.exitCode) }
-                source = CameraSource(settings: settings.camera)
-            }
-            try source.open()
-            defer { source.close() }
-            var frame = LumaFrame(width: 1, height: 1)
-            var reader = fast ? sourceFile.flatMap { try? Y4MReader(path: $0) } : nil
-            while true {
-                if reader != nil {
-                    do { guard try reader!.next(into: &frame) else { break } } catch { throw .source("\(error)", exitCode: 65) }
-                } else {
-                    let step = try source.nextNewest(into: &frame)
-                    if step == .ended { break }
-                    if case let .unavailable(why) = step {
-                        display.problem(why)
-                        continue
-                    }
-                }
-                if frame.time > seconds { break }
-                let result = processor.process(frame)
-                _ = engine.process(HeadSample(result))
-                let state = engine.state
-                if state.facePresent, !state.calibrating, let offset = state.offset { zones.add(offset: offset) }
-                display.show(state: state, pose: result.face?.pose, time: frame.time)
-            }
-        } catch {
-            throw error.failure
+        try eachFrame(camera: settings.camera, display: display) { frame in
+            if frame.time > seconds { return false }
+            let result = processor.process(frame)
+            _ = engine.process(HeadSample(result))
+            let state = engine.state
+            if state.facePresent, !state.calibrating, let offset = state.offset { zones.add(offset: offset) }
+            display.show(state: state, pose: result.face?.pose, time: frame.time)
+            return true
         }
         display.finish()
 
@@ -110,6 +105,39 @@ struct CalibrateCommand: ParsableCommand {
     }
 
     private func fmt(_ v: Double) -> String { EventJSON.number(v, 1) }
+
+    /// Every frame of --source (as fast as possible with --fast) or of the camera, until `body` says
+    /// false or the recording ends; a camera that has no frames for a while is shown on the display.
+    func eachFrame(camera: CameraSettings, display: PoseDisplay, _ body: (LumaFrame) throws(RunError) -> Bool) throws {
+        do throws(RunError) {
+            let source: any LiveFrameSource
+            if let sourceFile {
+                source = PacedRecording(path: sourceFile, loop: false)
+            } else {
+                do { try camera.validate() } catch { throw .source("\(error)", exitCode: ConfigError.exitCode) }
+                source = CameraSource(settings: camera)
+            }
+            try source.open()
+            defer { source.close() }
+            var frame = LumaFrame(width: 1, height: 1)
+            var reader = fast ? sourceFile.flatMap { try? Y4MReader(path: $0) } : nil
+            while true {
+                if reader != nil {
+                    do { guard try reader!.next(into: &frame) else { break } } catch { throw .source("\(error)", exitCode: 65) }
+                } else {
+                    let step = try source.nextNewest(into: &frame)
+                    if step == .ended { break }
+                    if case let .unavailable(why) = step {
+                        display.problem(why)
+                        continue
+                    }
+                }
+                guard try body(frame) else { break }
+            }
+        } catch {
+            throw error.failure
+        }
+    }
 }
 
 /// The one-line live display: face or not, pose from neutral, and where that is against the zones.
@@ -130,8 +158,11 @@ final class PoseDisplay {
     func finish() { if terminal { FileHandle.standardError.write(Data("\n".utf8)) } }
 
     /// No frames now (the camera is away): said once a second at most, on a line of its own.
-    func problem(_ why: String) {
-        FileHandle.standardError.write(Data(((terminal ? "\r\u{1B}[K" : "") + "no frames: \(why)\n").utf8))
+    func problem(_ why: String) { say("no frames: \(why)") }
+
+    /// A line of its own above the live line (a prompt of the guided fit).
+    func say(_ text: String) {
+        FileHandle.standardError.write(Data(((terminal ? "\r\u{1B}[K" : "") + text + "\n").utf8))
     }
 
     func line(state: GestureEngine.State, pose: Pipeline.HeadPose?, time: Double) -> String {

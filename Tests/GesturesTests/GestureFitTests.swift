@@ -1,0 +1,118 @@
+@testable import Gestures
+import XCTest
+
+/// The guided fit on scripted sessions: what it measures, what it proposes, and that the proposal serves
+/// the person the session came from.
+final class GestureFitTests: XCTestCase {
+    /// A guided session: each prompt in turn with a pause at rest between, the person's motions scripted.
+    struct Session {
+        var stream = Stream()
+        var steps: [FitStep?] = []
+        var rng = SplitMix(state: 7)
+
+        mutating func step(_ s: FitStep?, _ build: (inout Stream) -> Void) {
+            let before = stream.samples.count
+            build(&stream)
+            steps += Array(repeating: s, count: stream.samples.count - before)
+            stream.rest(1.5)
+            steps += Array(repeating: nil, count: stream.samples.count - steps.count)
+        }
+
+        /// Talking: slow sways of both axes plus quick emphasis dips of `dip` degrees every `every` seconds.
+        mutating func talk(seconds: Double, sway: Double, dip: Double, every: Double = 2.3) {
+            var r = rng
+            let phase = (Double.random(in: 0...6, using: &r), Double.random(in: 0...6, using: &r))
+            rng = r
+            step(.talk) { s in
+                s.add(seconds) { t in
+                    let d = t.truncatingRemainder(dividingBy: every)
+                    let dipNow = d < 0.3 ? -dip * sin(.pi * d / 0.3) : 0
+                    return (sway * sin(2 * .pi * 0.7 * t + phase.0) + 0.4 * sway * sin(2 * .pi * 1.9 * t),
+                            0.6 * sway * sin(2 * .pi * 0.9 * t + phase.1) + dipNow)
+                }
+            }
+        }
+
+        var recording: FitRecording {
+            FitRecording(entries: zip(stream.samples, steps).map { FitRecording.Entry(sample: $0, step: $1) })
+        }
+
+        /// A person whose comfortable reach is `reach` (yaw, pitch), who nods and shakes with `nod`/`shake`
+        /// degrees of amplitude, two cycles at a time.
+        static func person(reach: (Double, Double), nod: Double, shake: Double, talkSway: Double, talkDip: Double) -> Session {
+            var s = Session()
+            s.step(.neutral) { $0.rest(4) }
+            for (d, y, p) in [(FitStep.left, -reach.0, 0.0), (.right, reach.0, 0), (.up, 0, reach.1), (.down, 0, -reach.1)] {
+                s.step(d) { st in
+                    st.ramp(0.5, from: (0, 0), to: (y, p)); st.rest(1.5, yaw: y, pitch: p); st.ramp(0.5, from: (y, p), to: (0, 0))
+                }
+            }
+            s.step(.nod) { st in st.nod(amplitude: nod, period: 0.6, cycles: 2); st.rest(1.2); st.nod(amplitude: nod, period: 0.6, cycles: 2) }
+            s.step(.shake) { st in st.shake(amplitude: shake, period: 0.6, cycles: 2); st.rest(1.2); st.shake(amplitude: shake, period: 0.6, cycles: 2) }
+            s.talk(seconds: 20, sway: talkSway, dip: talkDip)
+            return s
+        }
+    }
+
+    /// Someone with a small range (9° of turn, 7° of tilt) and 2.5° nods: the defaults (12°/10° looks, 3°
+    /// strokes) hear none of it; the fit's proposal hears every prompt, and nothing while they talk.
+    func testASmallRangeIsServedAfterTheFit() throws {
+        let s = Session.person(reach: (9, 7), nod: 2.5, shake: 3, talkSway: 0.8, talkDip: 0)
+        let before = GestureFit.score(s.recording, with: GestureSettings())
+        XCTAssertTrue(before.found.isEmpty, "the defaults should hear none of this person: found \(before.found)")
+
+        let p = try GestureFit.propose(s.recording, from: GestureSettings())
+        XCTAssertEqual(p.measures.reach.left, 9, accuracy: 0.3)
+        XCTAssertEqual(p.measures.reach.up, 7, accuracy: 0.3)
+        XCTAssertEqual(p.settings.zones.thresholdYaw, 4.5, accuracy: 0.2, "half the reach")
+        XCTAssertEqual(p.settings.zones.thresholdPitch, GestureFit.thresholdBounds.lowerBound, "3.5 is below the pose's jitter bound")
+        XCTAssertLessThanOrEqual(p.settings.nod.minAmplitude, max(GestureFit.strokeFraction * p.measures.nodStroke!,
+                                                                  p.settings.nod.hysteresis + GestureFit.minimumStrokeOverHysteresis))
+        XCTAssertEqual(Set(p.score.found), [.left, .right, .up, .down, .nod, .shake], "missed: \(p.score.missed)")
+        XCTAssertTrue(p.score.clean, "\(p.score.events)")
+        XCTAssertEqual(p.margin, GestureFit.margins[0])
+        XCTAssertEqual(p.settings.smoothing, GestureSettings().smoothing, "what the fit does not decide is kept")
+    }
+
+    /// Someone whose talking dips (9°) are as big as their nods' strokes: single nods are switched off (two
+    /// cycles needed, which talking's single dips never make), and said so.
+    func testATalkerWhoseDipsAreAsBigAsTheirNodsNeedsTwoCycles() throws {
+        let s = Session.person(reach: (25, 18), nod: 5, shake: 8, talkSway: 1.5, talkDip: 9)
+        let p = try GestureFit.propose(s.recording, from: GestureSettings())
+        XCTAssertFalse(p.settings.nod.single)
+        XCTAssertTrue(p.notes.contains { $0.hasPrefix("nod: a single nod") }, "\(p.notes)")
+        XCTAssertTrue(p.score.found.contains(.nod), "the two-cycle nods are still heard: \(p.score)")
+        XCTAssertEqual(p.score.falseWhileTalking, 0, "\(p.score.events)")
+        XCTAssertGreaterThanOrEqual(p.measures.talkPitchStroke, 8)
+    }
+
+    /// The talking margin is what keeps looks quiet too: a talker who sways ±5° gets a yaw threshold above it.
+    func testThresholdsStayAboveHowFarTalkingGoes() throws {
+        let s = Session.person(reach: (12, 10), nod: 8, shake: 10, talkSway: 5, talkDip: 0)
+        let p = try GestureFit.propose(s.recording, from: GestureSettings())
+        XCTAssertGreaterThan(p.settings.zones.thresholdYaw, p.measures.talkOffset.yaw, "looks must start beyond talking's sway")
+        XCTAssertEqual(p.score.falseWhileTalking, 0, "\(p.score.events)")
+    }
+
+    func testNoFaceWhileLookingStraightIsRefused() {
+        var s = Session()
+        s.step(.neutral) { $0.noFace(4) }
+        s.step(.nod) { $0.nod(amplitude: 8, period: 0.6, cycles: 2) }
+        XCTAssertThrowsError(try GestureFit.propose(s.recording, from: GestureSettings())) { error in
+            XCTAssertEqual(error as? GestureFitError, .noNeutral)
+            XCTAssertTrue("\(error)".contains("no face was seen"))
+        }
+    }
+
+    func testADirectionNotShownKeepsItsAxis() throws {
+        var s = Session()
+        s.step(.neutral) { $0.rest(4) }
+        s.step(.left) { $0.rest(2, yaw: -20) }
+        s.step(.right) { $0.rest(2, yaw: 3) }   // barely turned
+        let p = try GestureFit.propose(s.recording, from: GestureSettings())
+        XCTAssertEqual(p.settings.zones.thresholdYaw, GestureSettings().zones.thresholdYaw)
+        XCTAssertTrue(p.notes.contains { $0.contains("right") && $0.contains("not turned far enough") }, "\(p.notes)")
+        XCTAssertTrue(p.notes.contains("no nod was seen: its settings are kept"), "\(p.notes)")
+        XCTAssertEqual(p.settings.nod, GestureSettings().nod)
+    }
+}
