@@ -7,16 +7,16 @@ import XCTest
 /// outputs) with `[web]`, spoken to over real HTTP on loopback with curl.
 final class WebTests: XCTestCase {
     static let clip = RunServiceTests.clip
-    private var cleanup: [() -> Void] = []
+    var cleanup: [() -> Void] = []
     override func tearDown() {
         for c in cleanup.reversed() { c() }
         cleanup = []
     }
 
-    private func temp(_ name: String) -> String { NSTemporaryDirectory() + "web-\(getpid())-\(name)" }
+    func temp(_ name: String) -> String { NSTemporaryDirectory() + "web-\(getpid())-\(name)" }
 
     /// Runs nodwire with `[web]` on a free loopback port; returns it and the port once it serves.
-    private func serve(_ name: String, token: String? = nil, extra: String = "", loop: Bool = true) throws -> (RunningNodwire, Int) {
+    func serve(_ name: String, token: String? = nil, extra: String = "", loop: Bool = true, clip: String = WebTests.clip) throws -> (RunningNodwire, Int) {
         let port = TestBroker.freePort()
         var web = "[web]\nenable = true\nlisten = \"127.0.0.1:\(port)\"\n"
         if let token {
@@ -28,7 +28,7 @@ final class WebTests: XCTestCase {
         let path = temp("\(name).toml")
         try ("[budget]\nactive_rate = 60.0\ncpu_percent = 400.0\n" + web + extra + "\n" + OutputReplayTests.config)
             .write(toFile: path, atomically: true, encoding: .utf8)
-        let run = try RunningNodwire(["run", "--source", Self.clip, "--every-frame", "--gpio", "dry-run", "--config", path] + (loop ? ["--loop"] : []))
+        let run = try RunningNodwire(["run", "--source", clip, "--every-frame", "--gpio", "dry-run", "--config", path] + (loop ? ["--loop"] : []))
         cleanup.append {
             if run.process.isRunning { run.process.terminate(); _ = run.finish() }
             try? FileManager.default.removeItem(atPath: path)
@@ -38,7 +38,7 @@ final class WebTests: XCTestCase {
     }
 
     /// One request with curl: the status code and the body.
-    private func http(_ port: Int, _ path: String, post: Bool = false, headers: [String] = [], data: String? = nil) throws -> (code: Int, body: String) {
+    func http(_ port: Int, _ path: String, post: Bool = false, headers: [String] = [], data: String? = nil) throws -> (code: Int, body: String) {
         var args = ["-s", "--max-time", "10", "-o", "-", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(path)"]
         if post { args += ["-X", "POST"] }
         for h in headers { args += ["-H", h] }

@@ -14,12 +14,13 @@ struct FitSchedule: Sendable, Equatable {
 
     let slots: [Slot]
 
+    /// `scale`: the pace, applied to every step and pause (2 gives a slow person twice the time).
     init(steps: [FitStep] = FitStep.allCases, pause: Double = Self.pause, scale: Double = 1) {
         var t = 0.0
         var slots: [Slot] = []
         for s in steps {
             slots.append(Slot(step: s, start: t, end: t + s.seconds * scale))
-            t += s.seconds * scale + pause
+            t += (s.seconds + pause) * scale
         }
         self.slots = slots
     }

@@ -123,8 +123,9 @@ struct RunCommand: AsyncParsableCommand {
         let loop = FrameLoop(source: source, processor: processor, gestures: settings.gestures, budget: settings.budget,
                              outputs: outputs, sinks: sinks, notifier: notifier, logger: logger)
         let pulsable = settings.outputs.outputs.map(\.name).filter { $0 != settings.outputs.statusLED?.output }
+        let fit = WebFit(loop: loop, configPath: configPath, sourcePath: (source as? PacedRecording)?.path, vision: settings.vision, logger: logger)
         let web = hub.map { WebSetup.service(settings.web, token: webToken, hub: $0, loop: loop, outputs: outputs, pulsable: pulsable,
-                                             sourceName: source.name, logger: logger) }
+                                             sourceName: source.name, fit: fit, logger: logger) }
         if let server { logger.info("serving events on \(server.path)") }
         if let mqtt {
             mqtt.announce = { type, reason in loop.note(type, reason: reason) }

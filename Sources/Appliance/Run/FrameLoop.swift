@@ -33,6 +33,8 @@ struct FrameLoopSnapshot: Equatable, Sendable {
     var pose: Angles?
     var neutral: Angles?
     var zones = GestureSettings().zones
+    /// The gesture settings in use (the guided fit starts from them).
+    var gestures = GestureSettings()
 }
 
 /// The newest processed frame and what was seen in it, kept for the setup page's live picture.
@@ -87,6 +89,8 @@ final class FrameLoop: @unchecked Sendable {
     private var pictureTakenAt = -Double.infinity
     private var picture: LoopPicture?
     static let pictureInterval = 0.15
+    /// Where the head samples go while the setup page records a guided fit.
+    private var tap: SampleTap?
 
     init(source: any LiveFrameSource, processor: FaceProcessor, gestures: GestureSettings, budget: BudgetSettings,
          readSensors: Bool = true, outputs: OutputRunner?, sinks: [any EventSink], notifier: SystemdNotifier, logger: Logger) {
@@ -125,6 +129,9 @@ final class FrameLoop: @unchecked Sendable {
             return picture
         }
     }
+
+    /// Records every processed frame's head sample into `tap` from the next frame on (nil stops); any thread.
+    func record(into tap: SampleTap?) { lock.withLock { self.tap = tap } }
 
     /// Hands new settings to the loop, applied before the next frame; any thread.
     func update(_ update: LoopUpdate) { lock.withLock { pendingUpdate = update } }
@@ -213,8 +220,9 @@ final class FrameLoop: @unchecked Sendable {
             let result = processor.process(frame)
             governed.processed(frameAt: t, cpuSeconds: result.cpuMilliseconds / 1000, faceSeen: result.face != nil)
             try takeNotices()
-            for event in engine.process(HeadSample(result)) { try publish(event) }
-            let first: Bool = lock.withLock {
+            let sample = HeadSample(result)
+            for event in engine.process(sample) { try publish(event) }
+            let (first, tap): (Bool, SampleTap?) = lock.withLock {
                 snapshot.frames += 1
                 if result.face != nil { snapshot.framesWithFace += 1 }
                 snapshot.visionMilliseconds += result.cpuMilliseconds
@@ -226,6 +234,7 @@ final class FrameLoop: @unchecked Sendable {
                 snapshot.pose = result.face.map { Angles(yaw: $0.pose.yaw, pitch: $0.pose.pitch) }
                 snapshot.neutral = engine.state.neutral
                 snapshot.zones = engine.settings.zones
+                snapshot.gestures = engine.settings
                 if now < pictureWantedUntil && now - pictureTakenAt >= Self.pictureInterval {
                     // A copy of the pixels happens only when the source next writes into `frame`.
                     picture = LoopPicture(frame: frame, face: result.face)
@@ -233,8 +242,9 @@ final class FrameLoop: @unchecked Sendable {
                 } else if now >= pictureWantedUntil {
                     picture = nil
                 }
-                return snapshot.frames == 1
+                return (snapshot.frames == 1, self.tap)
             }
+            tap?.add(sample)
             if first {
                 logger.info("receiving frames from \(source.name): \(source.details)")
                 if !ready { notifier.ready() }

@@ -36,6 +36,15 @@ enum WebPage {
     <canvas id="strip" width="640" height="200" aria-label="yaw and pitch over the last 20 seconds"></canvas>
     <p class="note"><span class="yaw">yaw</span> and <span class="pitch">pitch</span> with the thresholds (dashed); events marked.</p>
     </section>
+    <section class="wide" id="fit-box"><h2>Fit it to the person</h2>
+    <p class="note" id="fit-intro">A few guided minutes: look straight, turn left, right, up and down as far as is comfortable, nod "yes" a few times, shake "no" a few times, then talk for 20 seconds. Nodwire then proposes this person's zones and nod and shake sizes and shows how the session scores with them. Nothing changes until you press Save.</p>
+    <p><label>Pace <select id="fit-pace"><option value="1">normal</option><option value="1.5">slow (more time for each step)</option><option value="0.5">quick</option></select></label>
+    <button id="fit-start">Start</button> <button id="fit-cancel" hidden>Stop</button></p>
+    <div id="fit-run" hidden><p id="fit-prompt" class="prompt"></p><progress id="fit-progress" max="1" value="0"></progress> <span id="fit-left"></span></div>
+    <div id="fit-result" hidden><p id="fit-score"></p><table id="fit-changes"><thead><tr><th>Setting</th><th>Now</th><th>Proposed</th></tr></thead><tbody></tbody></table>
+    <ul id="fit-notes" class="note"></ul><p><button id="fit-save">Save and use</button> <button id="fit-discard">Discard</button></p></div>
+    <p id="fit-reply" class="note"></p>
+    </section>
     <section><h2>Outputs</h2><ul id="outputs"></ul>
     <form id="token-form"><label>Token <input id="token" type="password" autocomplete="current-password"></label> <button>Use</button></form>
     <p id="output-reply" class="note"></p></section>
@@ -62,6 +71,9 @@ enum WebPage {
     button { font: inherit; padding: .3em .9em; }
     #events { max-height: 16em; overflow: auto; font-family: ui-monospace, monospace; font-size: .85em; padding-left: 3em; }
     .note { color: #666; font-size: .85em; } .yaw { color: #1565c0; } .pitch { color: #d84315; }
+    .prompt { font-size: 1.4em; font-weight: 600; margin: .3em 0; } progress { width: 60%; }
+    #fit-changes { border-collapse: collapse; } #fit-changes td, #fit-changes th { padding: .15em .6em; text-align: left; border-bottom: 1px solid #eee; }
+    #fit-changes tr.changed td { font-weight: 600; }
     """
 
     static let script = """
@@ -200,6 +212,55 @@ enum WebPage {
       document.body.dataset.faceBox = f ? 'yes' : 'no';
     }
 
+    // The guided fit: start it, follow its prompts (polled twice a second), then show the proposal.
+    async function post(path, body) {
+      const headers = { 'Content-Type': 'application/x-www-form-urlencoded' };
+      if (token) headers['Authorization'] = 'Bearer ' + token;
+      const r = await fetch(path, { method: 'POST', headers, body: body || '' });
+      const reply = await r.json().catch(() => ({ ok: false, message: r.statusText }));
+      text('fit-reply', (r.ok ? '' : r.status + ': ') + reply.message);
+      return r.ok;
+    }
+    let fitTimer = null;
+    async function fitPoll() {
+      clearTimeout(fitTimer);
+      const r = await fetch('/api/fit', { headers: token ? { 'Authorization': 'Bearer ' + token } : {} });
+      if (!r.ok) return;
+      const f = await r.json();
+      document.body.dataset.fit = f.state;
+      $('fit-run').hidden = f.state !== 'recording' && f.state !== 'working';
+      $('fit-cancel').hidden = f.state !== 'recording';
+      $('fit-start').disabled = f.state === 'recording' || f.state === 'working';
+      $('fit-result').hidden = f.state !== 'done';
+      if (f.state === 'recording') {
+        text('fit-prompt', (f.face ? '' : 'No face in the picture. ') + f.prompt);
+        $('fit-progress').value = f.progress; text('fit-left', Math.ceil(f.seconds_left) + ' s');
+      } else if (f.state === 'working') { text('fit-prompt', 'Working out the fit…'); }
+      else if (f.state === 'failed') { text('fit-reply', 'The fit failed: ' + f.message); }
+      else if (f.state === 'done') { showFit(f); }
+      if (f.state === 'recording' || f.state === 'working') fitTimer = setTimeout(fitPoll, 500);
+    }
+    function showFit(f) {
+      const rep = f.report, found = rep.found.length, all = found + rep.missed.length;
+      text('fit-score', 'With the proposal, this session: ' + found + ' of ' + all + ' prompted gestures found'
+        + (rep.missed.length ? ' (missed: ' + rep.missed.join(', ') + ')' : '') + '; ' + rep.false_while_talking + ' event(s) while talking, '
+        + rep.false_elsewhere + ' nod or shake where none was asked.');
+      const tb = $('fit-changes').tBodies[0]; tb.textContent = '';
+      for (const c of rep.changes) {
+        const tr = document.createElement('tr'); if (c.old !== c.new) tr.className = 'changed';
+        for (const v of [c.key.replace('gestures.', ''), c.old, c.new]) { const td = document.createElement('td'); td.textContent = v; tr.append(td); }
+        tb.append(tr);
+      }
+      const ul = $('fit-notes'); ul.textContent = '';
+      for (const n of rep.notes) { const li = document.createElement('li'); li.textContent = n; ul.append(li); }
+      $('fit-save').disabled = !f.can_save;
+      if (!f.can_save) text('fit-reply', 'nodwire run was started without --config: the proposal can be read here but not saved.');
+    }
+    $('fit-start').onclick = async () => { if (await post('/api/fit/start', 'pace=' + $('fit-pace').value)) fitPoll(); };
+    $('fit-cancel').onclick = async () => { await post('/api/fit/cancel'); fitPoll(); };
+    $('fit-discard').onclick = async () => { await post('/api/fit/cancel'); fitPoll(); };
+    $('fit-save').onclick = async () => { if (await post('/api/fit/save')) { document.body.dataset.fitSaved = 'yes'; } };
+
     let source = null;
     async function start() {
       const r = await fetch('/api/status');
@@ -215,6 +276,7 @@ enum WebPage {
       source.onerror = () => { $('state').textContent = 'reconnecting…'; $('state').className = 'badge offline'; };
     }
     start();
+    fitPoll();
     requestAnimationFrame(frame);
     picture();
     """

@@ -29,7 +29,7 @@ struct WebContext: RequestContext {
 enum WebServer {
     static let pulseMs = 500
 
-    static func router(hub: WebHub, status: WebStatus, auth: WebAuth, logger: Logger) -> Router<WebContext> {
+    static func router(hub: WebHub, status: WebStatus, auth: WebAuth, fit: WebFit? = nil, logger: Logger) -> Router<WebContext> {
         let router = Router(context: WebContext.self)
         let refusals = RefusalLog(logger: logger)
         @Sendable func headers(_ request: Request) -> [String: String] {
@@ -107,6 +107,7 @@ enum WebServer {
             if reply.ok { logger.notice("web: \(reply.message) (from \(context.remote))") } else { logger.warning("web: pulse refused: \(reply.message)") }
             return json(reply.ok ? .ok : .notFound, "{\"ok\":\(reply.ok),\"message\":\(EventJSON.quoted(reply.message))}")
         }
+        if let fit { WebFit.routes(router, fit: fit) { gate($0, $1, post: $2, formToken: $3) } }
         return router
     }
 

@@ -15,12 +15,12 @@ enum WebSetup {
     }
 
     static func service(_ settings: WebSettings, token: String?, hub: WebHub, loop: FrameLoop, outputs: OutputRunner?,
-                        pulsable: [String], sourceName: String, logger: Logger) -> any Service {
+                        pulsable: [String], sourceName: String, fit: WebFit? = nil, logger: Logger) -> any Service {
         // The config loader has checked the address.
         guard case let .success(address) = WebSettings.address(settings.listen) else { preconditionFailure("web.listen was checked at load") }
         let auth = WebAuth(token: token)
         let status = WebStatus(loop: loop, outputs: outputs, pulsable: pulsable, sourceName: sourceName, hub: hub, auth: auth)
-        let router = WebServer.router(hub: hub, status: status, auth: auth, logger: logger)
+        let router = WebServer.router(hub: hub, status: status, auth: auth, fit: fit, logger: logger)
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(address.host, port: address.port), serverName: "nodwire",

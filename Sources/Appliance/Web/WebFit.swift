@@ -1,0 +1,179 @@
+import Foundation
+import Gestures
+import Hummingbird
+import Logging
+import Pipeline
+
+/// The guided fit on the setup page: the same steps and rules as `nodwire calibrate --gestures`.
+/// With a camera, the page shows each prompt while the frame loop hands over every head sample (a
+/// `SampleTap`: it appends and never waits); at the end the fit is worked out here, off the loop. With a
+/// labelled recording as the source (`run --source clip.y4m`, its NAME.labels.json beside it) the fit runs
+/// on that recording at once, its labels as the prompts: the way to try the whole thing without a person.
+/// Saving writes only the fitted settings (old file kept as .bak) and reloads them as SIGHUP does.
+final class WebFit: @unchecked Sendable {
+    enum Phase {
+        case idle
+        case recording(SampleTap, FitSchedule)
+        case working
+        case done(FitReport)
+        case failed(String)
+    }
+
+    struct Reply { var ok: Bool; var message: String }
+
+    /// Paces a person may choose: shorter for someone who tires, longer for someone who needs time.
+    static let paces = 0.25...2.0
+
+    let loop: FrameLoop
+    let configPath: String?
+    /// A labelled recording being played, whose labels are the prompts.
+    let labelledClip: (video: String, labels: String)?
+    let vision: VisionSettings
+    let logger: Logger
+    var reload: @Sendable () -> Void = { kill(getpid(), SIGHUP) }
+    private let lock = NSLock()
+    private var phase = Phase.idle
+
+    init(loop: FrameLoop, configPath: String?, sourcePath: String?, vision: VisionSettings, logger: Logger) {
+        self.loop = loop
+        self.configPath = configPath
+        self.vision = vision
+        self.logger = logger
+        labelledClip = sourcePath.flatMap { video in
+            let labels = (video.hasSuffix(".y4m") ? String(video.dropLast(4)) : video) + ".labels.json"
+            return FileManager.default.fileExists(atPath: labels) ? (video, labels) : nil
+        }
+    }
+
+    func start(pace: Double) -> Reply {
+        guard Self.paces.contains(pace) else {
+            return Reply(ok: false, message: "pace \(EventJSON.number(pace, 2)) is not allowed: from \(Self.paces.lowerBound) (quick) to \(Self.paces.upperBound) (slow)")
+        }
+        let busy: Bool = lock.withLock { if case .working = phase { return true }; return false }
+        guard !busy else { return Reply(ok: false, message: "a fit is being worked out; wait for it") }
+        if let clip = labelledClip {
+            lock.withLock { phase = .working }
+            loop.record(into: nil)
+            let settings = loop.current.gestures
+            Thread.detachNewThread { [self] in
+                let outcome = Result { try Self.fitRecording(clip, settings: settings, vision: vision) }
+                lock.withLock {
+                    switch outcome {
+                    case let .success(p): phase = .done(FitReport(proposal: p, current: settings))
+                    case let .failure(e): phase = .failed("\(e)")
+                    }
+                }
+            }
+            logger.notice("web: guided fit on the recording \(clip.video), its labels as the prompts")
+            return Reply(ok: true, message: "fitting on the recording \(clip.video) with its labels as the prompts")
+        }
+        let tap = SampleTap()
+        lock.withLock { phase = .recording(tap, FitSchedule(scale: pace)) }
+        loop.record(into: tap)
+        logger.notice("web: guided fit started")
+        return Reply(ok: true, message: "started: follow the prompts")
+    }
+
+    func cancel() -> Reply {
+        loop.record(into: nil)
+        lock.withLock { phase = .idle }
+        return Reply(ok: true, message: "the fit was stopped; nothing was changed")
+    }
+
+    /// The state for the page; finishes a live session whose prompts are over.
+    func json() -> String {
+        let current: Phase = lock.withLock { phase }
+        switch current {
+        case .idle:
+            return "{\"state\":\"idle\",\"source\":\"\(labelledClip == nil ? "live" : "recording")\",\"can_save\":\(configPath != nil)}"
+        case .working:
+            return "{\"state\":\"working\"}"
+        case let .failed(message):
+            return "{\"state\":\"failed\",\"message\":\(EventJSON.quoted(message))}"
+        case let .done(report):
+            return "{\"state\":\"done\",\"can_save\":\(configPath != nil),\"report\":\(report.json),\"text\":\(EventJSON.quoted(report.text))}"
+        case let .recording(tap, schedule):
+            let t = tap.first.flatMap { a in tap.last.map { $0.time - a.time } } ?? 0
+            if t > schedule.duration || tap.count >= SampleTap.limit {
+                finish(tap, schedule)
+                return json()
+            }
+            let p = schedule.prompt(at: t)
+            return "{\"state\":\"recording\",\"step\":\(p.step.map { "\"\($0.rawValue)\"" } ?? "null"),\"prompt\":\(EventJSON.quoted(p.text)),"
+                + "\"seconds_left\":\(EventJSON.number(p.secondsLeft, 1)),\"progress\":\(EventJSON.number(min(1, t / schedule.duration), 3)),"
+                + "\"face\":\(loop.current.face != .none)}"
+        }
+    }
+
+    private func finish(_ tap: SampleTap, _ schedule: FitSchedule) {
+        loop.record(into: nil)
+        let samples = tap.all
+        let settings = loop.current.gestures
+        let t0 = samples.first?.time ?? 0
+        let recording = FitRecording(entries: samples.map { .init(sample: $0, step: schedule.step(at: $0.time - t0)) })
+        let next: Phase
+        do { next = .done(FitReport(proposal: try GestureFit.propose(recording, from: settings), current: settings)) } catch {
+            next = .failed("\(error)")
+        }
+        lock.withLock {
+            // Only the session that was running (a cancel or a new start in between wins).
+            if case let .recording(running, _) = phase, running === tap { phase = next }
+        }
+    }
+
+    /// Writes the proposal's changed settings into the config file and reloads it.
+    func save() -> Reply {
+        guard let path = configPath else { return Reply(ok: false, message: "nodwire run was started without --config: there is no file to save to") }
+        let report: FitReport? = lock.withLock { if case let .done(r) = phase { return r }; return nil }
+        guard let report else { return Reply(ok: false, message: "there is no finished fit to save: run one first") }
+        let values = report.values
+        guard !values.isEmpty else { return Reply(ok: true, message: "the fit changes nothing: \(path) stays as it is") }
+        do {
+            let saved = try ConfigFileSave.save(values, to: path)
+            reload()
+            logger.notice("web: guided fit saved to \(path): \(values.map { "\($0.key) = \($0.value.text)" }.joined(separator: ", "))")
+            return Reply(ok: true, message: "saved to \(saved.path) (the old file is \(saved.backup)); reloading it")
+        } catch {
+            return Reply(ok: false, message: "nothing saved: \(error)")
+        }
+    }
+
+    /// The fit on a whole labelled recording, every frame, with a processor of its own.
+    static func fitRecording(_ clip: (video: String, labels: String), settings: GestureSettings, vision: VisionSettings) throws -> FitProposal {
+        let steps = FitLabels.steps(try ClipLabels.read(path: clip.labels))
+        let processor = try ConfigReload.processor(vision)
+        var reader = try Y4MReader(path: clip.video)
+        var frame = LumaFrame(width: 1, height: 1)
+        var recording = FitRecording()
+        while try reader.next(into: &frame) {
+            recording.append(HeadSample(processor.process(frame)), step: steps[frame.index])
+        }
+        return try GestureFit.propose(recording, from: settings, reaction: 0)
+    }
+
+    /// `GET /api/fit`, `POST /api/fit/start` (form: `pace`), `/api/fit/cancel`, `/api/fit/save`.
+    static func routes(_ router: Router<WebContext>, fit: WebFit, gate: @escaping @Sendable (Request, WebContext, Bool, String?) -> Response?) {
+        router.get("/api/fit") { request, context in
+            gate(request, context, false, nil) ?? WebServer.json(.ok, fit.json())
+        }
+        for action in ["start", "cancel", "save"] {
+            router.post("/api/fit/\(action)") { request, context in
+                var request = request
+                let form = String(buffer: try await request.collectBody(upTo: context.maxUploadSize))
+                if let refused = gate(request, context, true, WebServer.formField("token", in: form)) { return refused }
+                let reply: Reply
+                switch action {
+                case "start":
+                    let text = WebServer.formField("pace", in: form) ?? "1"
+                    guard let pace = Double(text) else {
+                        return WebServer.json(.badRequest, "{\"ok\":false,\"message\":\(EventJSON.quoted("pace \(EventJSON.quoted(text)) is not a number: from \(paces.lowerBound) to \(paces.upperBound)"))}")
+                    }
+                    reply = fit.start(pace: pace)
+                case "cancel": reply = fit.cancel()
+                default: reply = fit.save()
+                }
+                return WebServer.json(reply.ok ? .ok : .conflict, "{\"ok\":\(reply.ok),\"message\":\(EventJSON.quoted(reply.message))}")
+            }
+        }
+    }
+}

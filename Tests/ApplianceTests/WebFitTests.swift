@@ -1,0 +1,93 @@
+@testable import Appliance
+import Foundation
+import XCTest
+
+/// The guided fit on the setup page, over real HTTP against `nodwire run` (see WebTests).
+extension WebTests {
+    private func json(_ body: String) throws -> [String: Any] {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], body)
+    }
+
+    /// On a labelled recording the fit runs on the whole clip at once with its labels as the prompts; Save
+    /// writes only the fitted settings (old file kept as .bak), the running nodwire reloads them, and the
+    /// status then shows the new zones in use. Starting, saving and stopping need the page's own origin.
+    func testTheFitOnARecordingIsSavedAndUsed() throws {
+        let (run, port) = try serve("fit-clip", extra: "[gestures.zones]\nthreshold_yaw = 12.0  # before the fit\n")
+        let origin = "Origin: http://127.0.0.1:\(port)"
+        XCTAssertEqual(try json(try http(port, "/api/fit").body)["state"] as? String, "idle")
+        XCTAssertEqual(try http(port, "/api/fit/start", post: true, data: "pace=1").code, 403, "a POST from elsewhere")
+        XCTAssertEqual(try http(port, "/api/fit/start", headers: [origin]).code, 404, "a GET changes nothing")
+        let bad = try http(port, "/api/fit/start", post: true, headers: [origin], data: "pace=9")
+        XCTAssertEqual(bad.code, 409)
+        XCTAssertTrue(bad.body.contains("pace 9 is not allowed"), bad.body)
+        XCTAssertEqual(try http(port, "/api/fit/save", post: true, headers: [origin]).code, 409, "nothing to save yet")
+
+        XCTAssertEqual(try http(port, "/api/fit/start", post: true, headers: [origin], data: "pace=1").code, 200)
+        var state: [String: Any] = [:]
+        for _ in 0..<120 {
+            state = try json(try http(port, "/api/fit").body)
+            if state["state"] as? String == "done" { break }
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        XCTAssertEqual(state["state"] as? String, "done", "\(state)")
+        let report = try XCTUnwrap(state["report"] as? [String: Any])
+        XCTAssertEqual((report["found"] as? [String])?.sorted(), ["down", "left", "right", "up"])
+        XCTAssertEqual(report["false_while_talking"] as? Int, 0)
+        let changes = try XCTUnwrap(report["changes"] as? [[String: Any]])
+        let yaw = try XCTUnwrap(changes.first { $0["key"] as? String == "gestures.zones.threshold_yaw" })
+        let proposed = try XCTUnwrap(yaw["new"] as? Double)
+        XCTAssertLessThan(proposed, 12, "he turns ~15°: half of that")
+
+        let saved = try http(port, "/api/fit/save", post: true, headers: [origin])
+        XCTAssertEqual(saved.code, 200, saved.body)
+        let config = temp("fit-clip.toml")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: config + ".bak"))
+        cleanup.append { try? FileManager.default.removeItem(atPath: config + ".bak") }
+        XCTAssertTrue(try String(contentsOfFile: config + ".bak", encoding: .utf8).contains("threshold_yaw = 12.0  # before the fit"))
+        XCTAssertEqual(try ConfigLoader.load(file: config).gestures.zones.thresholdYaw, proposed)
+        try run.waitForStderr("config reloaded from \(config): changed gestures.zones", timeout: 20)
+        var inUse: Double?
+        for _ in 0..<20 {
+            let zones = try json(try http(port, "/api/status").body)["zones"] as? [String: Any]
+            inUse = zones?["threshold_yaw"] as? Double
+            if inUse == proposed { break }
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        XCTAssertEqual(inUse, proposed, "the status shows the saved zones in use")
+    }
+
+    /// With a camera (here a clip without labels, played as a camera would give it) the page walks the
+    /// person through the prompts as the frames come, then proposes; Stop ends a session and changes nothing.
+    func testALiveSessionGivesThePromptsThenAProposal() throws {
+        let clip = temp("unlabelled.y4m")
+        try? FileManager.default.removeItem(atPath: clip)
+        try FileManager.default.copyItem(atPath: WebTests.clip, toPath: clip)
+        cleanup.append { try? FileManager.default.removeItem(atPath: clip) }
+        let (_, port) = try serve("fit-live", clip: clip)
+        let origin = "Origin: http://127.0.0.1:\(port)"
+        XCTAssertEqual(try json(try http(port, "/api/fit").body)["source"] as? String, "live")
+
+        XCTAssertEqual(try http(port, "/api/fit/start", post: true, headers: [origin], data: "pace=0.25").code, 200)
+        var state: [String: Any] = [:]
+        var prompted: [String] = []
+        for _ in 0..<200 {
+            state = try json(try http(port, "/api/fit").body)
+            if state["state"] as? String != "recording" { break }
+            if let step = state["step"] as? String, prompted.last != step { prompted.append(step) }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        XCTAssertEqual(state["state"] as? String, "done", "\(state)")
+        XCTAssertEqual(prompted, ["neutral", "left", "right", "up", "down", "nod", "shake", "talk"], "every prompt in turn")
+        XCTAssertNotNil(state["report"] as? [String: Any])
+        XCTAssertTrue((state["text"] as? String)?.contains("this session with the proposal: found") == true, "\(state)")
+
+        // A new session can be stopped; the state goes back to idle and the config is untouched.
+        let config = temp("fit-live.toml")
+        let before = try String(contentsOfFile: config, encoding: .utf8)
+        XCTAssertEqual(try http(port, "/api/fit/start", post: true, headers: [origin], data: "pace=1").code, 200)
+        XCTAssertEqual(try json(try http(port, "/api/fit").body)["state"] as? String, "recording")
+        XCTAssertEqual(try http(port, "/api/fit/cancel", post: true, headers: [origin]).code, 200)
+        XCTAssertEqual(try json(try http(port, "/api/fit").body)["state"] as? String, "idle")
+        XCTAssertEqual(try String(contentsOfFile: config, encoding: .utf8), before)
+    }
+}
