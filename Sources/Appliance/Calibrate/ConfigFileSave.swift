@@ -33,7 +33,10 @@ enum ConfigFileSave {
             try edited.write(toFile: path, atomically: true, encoding: .utf8)
             try? fm.setAttributes(keep, ofItemAtPath: path)
         } catch {
-            throw Failure(message: "\(path): cannot write: \(error.localizedDescription)", exitCode: 73)
+            // Under systemd the service runs as its own user with /etc read-only: say what allows it.
+            let hint = fm.isWritableFile(atPath: (path as NSString).deletingLastPathComponent) ? ""
+                : " (this user may not write in its folder; under systemd see docs/web.md, \"Saving a fit\")"
+            throw Failure(message: "\(path): cannot write: \(error.localizedDescription)\(hint)", exitCode: 73)
         }
         return Saved(path: path, backup: backup)
     }
