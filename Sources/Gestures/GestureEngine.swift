@@ -194,8 +194,13 @@ public struct GestureEngine: Sendable {
         if state.activeLook == nil {
             if let b = beyond, !posture {
                 if candidate?.direction != b { candidate = (b, t) }
-                // A head still swinging (a slow, wide nod passes the threshold too) is not holding a look.
+                // A head still swinging (a slow, wide nod passes the threshold too) is not holding a look. A look
+                // up or down also waits until pitch has settled for as long as a nod may pause at its turn
+                // (`nod.max_hold`): a slow, wide nod's top or bottom is beyond the threshold for longer than the
+                // dwell, but it turns there; a held look may creep on slowly, not turn.
+                let vertical = b == .up || b == .down
                 let swinging = nodRecognizer.isSwinging || shakeRecognizer.isSwinging
+                    || (vertical && pitchRange(since: t - settings.nod.maxHold) > Self.settledRange * settings.nod.hysteresis)
                 if let c = candidate, t - c.since >= settings.continuous.dwell, !quiet, !swinging {
                     state.activeLook = b
                     out.append(event(.lookStart, direction: b, distance: Self.distance(offset, b)))
@@ -295,6 +300,22 @@ public struct GestureEngine: Sendable {
         if offset.pitch > 0 { v.up = map.value(forOffset: offset.pitch) } else { v.down = map.value(forOffset: offset.pitch) }
         e.proportional = v
         return e
+    }
+
+    /// How far pitch may move (x the nod hysteresis) over `nod.max_hold` and still count as held: a slow nod
+    /// turning over at ±30° moves ~4.5° there, a head holding a look and creeping on moves well under 3°.
+    static let settledRange = 2.0
+
+    /// Degrees between the highest and lowest smoothed pitch since `time`.
+    private func pitchRange(since time: Double) -> Double {
+        var lo = Double.infinity, hi = -Double.infinity
+        var i = history.count - 1
+        while i >= 0, history[i].time >= time {
+            lo = min(lo, history[i].pitch)
+            hi = max(hi, history[i].pitch)
+            i -= 1
+        }
+        return hi >= lo ? hi - lo : 0
     }
 
     /// The direction beyond its threshold, the axis further past its own threshold winning; nil inside.

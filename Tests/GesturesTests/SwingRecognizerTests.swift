@@ -39,7 +39,9 @@ final class SwingRecognizerTests: XCTestCase {
                     let what = "\(hz) Hz, \(amplitude)°, \(cycles) cycles: \(e.gestures.kinds())"
                     XCTAssertEqual(e.of(.nod).count, 1, what)
                     XCTAssertEqual(e.of(.shake).count, 0, what)
-                    if hz >= 1 { XCTAssertEqual(e.gestures.kinds(), [.nod], what) }
+                    // Only the nod, also for a slow, wide one whose extremes sit beyond the look threshold
+                    // longer than the dwell (a look up or down waits until pitch holds still `max_hold`).
+                    XCTAssertEqual(e.gestures.kinds(), [.nod], what)
                     XCTAssertTrue(e.of(.look).isEmpty, "the rest of a long answer is not a look: \(what)")
                 }
             }
