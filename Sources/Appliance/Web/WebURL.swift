@@ -58,9 +58,10 @@ struct HostAddress: Equatable {
         guard getifaddrs(&list) == 0 else { return [] }
         defer { freeifaddrs(list) }
         var found: [HostAddress] = []
-        for entry in sequence(first: list, next: { $0?.pointee.ifa_next }) {
-            guard let entry = entry?.pointee, let address = entry.ifa_addr,
-                  entry.ifa_flags & UInt32(IFF_UP) != 0, entry.ifa_flags & UInt32(IFF_LOOPBACK) == 0 else { continue }
+        var next = list
+        while let entry = next?.pointee {
+            next = entry.ifa_next
+            guard let address = entry.ifa_addr, entry.ifa_flags & UInt32(IFF_UP) != 0, entry.ifa_flags & UInt32(IFF_LOOPBACK) == 0 else { continue }
             var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
             switch Int32(address.pointee.sa_family) {
             case AF_INET:
