@@ -10,7 +10,8 @@
 # anything; makes the groups video and gpio and the system user nodwire in them; installs
 #   /usr/local/bin/nodwire, /usr/local/share/nodwire/<model>, /usr/local/share/doc/nodwire/,
 #   /etc/systemd/system/nodwire.service, /etc/udev/rules.d/60-nodwire.rules,
-#   /etc/nodwire/nodwire.toml (only if there is none: yours is never overwritten);
+#   /etc/nodwire/nodwire.toml (only if there is none: yours is never overwritten),
+#   /etc/nodwire/web-token (the setup page's token, root:nodwire 0640; only if there is none);
 # then systemctl daemon-reload, enable, restart. Without a running systemd (chroot, container) it
 # enables the unit for the next boot and says so. deploy/uninstall.sh undoes it.
 set -euo pipefail
@@ -22,7 +23,7 @@ repo=$(dirname "$here")
 say() { echo "install: $*"; }
 warn() { echo "install: warning: $*" >&2; }
 die() { echo "install: error: $*" >&2; exit 1; }
-usage() { sed -n '2,16s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,17s/^# \{0,1\}//p' "$0"; }
 
 binary="" config_from="" root="" model="" start=1
 need() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (see --help)"; }
@@ -188,6 +189,25 @@ if [ -n "$new_config" ]; then
     put 0644 "$new_config" "$DEST_CONFIG"
 else
     say "kept your $DEST_CONFIG (never overwritten; 'nodwire config defaults' shows every setting)"
+fi
+
+# The setup page's token: 256 random bits as hex (safe in a URL), readable by root and the service's group
+# only, made under umask 027 so it is never readable by others, not even for a moment. An existing one is
+# kept: pages that hold it keep working.
+token="$root$DEST_WEB_TOKEN"
+if [ -e "$token" ]; then
+    say "kept $DEST_WEB_TOKEN (never replaced; remove it and install again for a new one)"
+else
+    mkdir -p "$root$DEST_CONFIG_DIR"
+    (umask 027; { od -An -tx1 -N32 /dev/urandom | tr -d ' \n'; echo; } > "$token.nodwire-new")
+    if [ $accounts_here = 1 ]; then
+        gid=$(if [ -n "$root" ]; then awk -F: -v g="$NODWIRE_USER" '$1 == g { print $3 }' "$root/etc/group"; else getent group "$NODWIRE_USER" | cut -d: -f3; fi)
+        chown "0:$gid" "$token.nodwire-new"
+    else
+        say "no accounts in $root: on the target run chgrp $NODWIRE_USER $DEST_WEB_TOKEN"
+    fi
+    mv -f "$token.nodwire-new" "$token"
+    say "made $DEST_WEB_TOKEN (the setup page's token; sudo nodwire web-url prints the address with it)"
 fi
 
 # --- systemd ----------------------------------------------------------------------------------------

@@ -11,6 +11,8 @@ DEST_MODEL=$DEST_SHARE/$NODWIRE_MODEL_NAME
 DEST_DOC=/usr/local/share/doc/nodwire
 DEST_CONFIG_DIR=/etc/nodwire
 DEST_CONFIG=$DEST_CONFIG_DIR/nodwire.toml
+# The setup page's token (web.token_file): made once, never replaced; root and group nodwire may read it.
+DEST_WEB_TOKEN=$DEST_CONFIG_DIR/web-token
 NODWIRE_UNIT_NAME=nodwire.service
 DEST_UNIT=/etc/systemd/system/$NODWIRE_UNIT_NAME
 DEST_UDEV_RULE=/etc/udev/rules.d/60-nodwire.rules

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Removes what deploy/install.sh installed: stops and disables the service, removes the unit, the udev
-# rule, the binary, the model and the docs. Keeps /etc/nodwire (your settings) and the user nodwire
-# unless --purge. Never removes the groups video and gpio (other programs use them).
+# rule, the binary, the model and the docs. Keeps /etc/nodwire (your settings, the web token) and the user
+# nodwire unless --purge. Never removes the groups video and gpio (other programs use them).
 #
 #   sudo deploy/uninstall.sh [--purge]
 #   deploy/uninstall.sh --root DIR [--purge]      # from a folder / mounted image, nothing on this host
@@ -52,7 +52,7 @@ if [ -z "$root" ] && nodwire_systemd_running; then
 fi
 
 if [ $purge = 0 ]; then
-    [ ! -d "$root$DEST_CONFIG_DIR" ] || say "kept $DEST_CONFIG_DIR and the user $NODWIRE_USER (--purge removes them)"
+    [ ! -d "$root$DEST_CONFIG_DIR" ] || say "kept $DEST_CONFIG_DIR (the settings, the web token) and the user $NODWIRE_USER (--purge removes them)"
     exit 0
 fi
 rm -rf "$root$DEST_CONFIG_DIR"

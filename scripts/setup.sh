@@ -6,8 +6,9 @@ cd "$(dirname "$0")/.."
 
 packages=(libdlib-dev libblas-dev liblapack-dev libgpiod-dev libcamera-dev libcamera-ipa pkg-config xz-utils libmosquitto-dev libturbojpeg0-dev)
 # --tests: also what only the tests use (a Mosquitto broker they start on loopback, its clients, openssl for TLS
-# certificates); a device running Nodwire needs no broker of its own.
-[ "${1:-}" = --tests ] && packages+=(mosquitto mosquitto-clients openssl)
+# certificates; headless Chromium and Python's websocket client for the setup page in a real browser,
+# scripts/web-browser-check.sh); a device running Nodwire needs neither.
+[ "${1:-}" = --tests ] && packages+=(mosquitto mosquitto-clients openssl chromium python3-websocket)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

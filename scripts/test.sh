@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs what is missing, then runs every test: unit tests, the vision tests on real photos, the replay
-# tests on real recordings, the accuracy floors, and a short fuzzing run of the Y4M and PGM readers.
+# tests on real recordings, the accuracy floors, the setup page in a real browser (scripts/web-browser-check.sh:
+# headless Chromium on `nodwire run` playing a clip; its screenshot goes to a temporary folder), and a short
+# fuzzing run of the Y4M and PGM readers.
 # The accuracy floors also cover the synthetic dev set when it is rendered (scripts/synth-dev.sh);
 # NODWIRE_RENDER_SYNTH=1 renders it first (~10 minutes the first time).
 # Ends with a summary: how many XCTests ran, passed, failed and were skipped, and where the skipped ones run
 # (the hardware tests need a GPIO chip and a camera: hardware/ci-hil.sh runs them in a VM with NODWIRE_HW=1).
-# The fuzz run happens even when a test failed; the exit status is non-zero if either failed.
+# The browser check and the fuzz run happen even when a test failed; the exit status is non-zero if any failed.
 # NODWIRE_BUILD_STAMP=FILE: touched once the build succeeded (.ci/run uses it to know its binaries are there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +24,8 @@ swift build --build-tests
 log=.build/xctest.log
 set +e
 swift test --skip-build 2>&1 | tee "$log"; trc=${PIPESTATUS[0]}
+shot=$(mktemp -d "${TMPDIR:-/tmp}/nodwire-web-check.XXXXXX")/page.png; t0=$SECONDS
+scripts/web-browser-check.sh .build/debug "$shot"; brc=$?; bs=$((SECONDS - t0))
 scripts/fuzz.sh "${FUZZ_SECONDS:-30}"; frc=$?
 
 # Summary (still without -e: a grep that finds nothing is not an error here). XCTest's own total ("Executed 219 tests, with 15 tests skipped and 0 failures") is the last
@@ -47,5 +51,6 @@ fi
 grep -v 'NODWIRE_HW=1' <<< "$reasons" | while IFS=$'\t' read -r t why; do
     if [ -n "$t" ]; then echo "test.sh:   skipped $t: $why"; fi
 done
+echo "test.sh: browser check (scripts/web-browser-check.sh): $([ $brc = 0 ] && echo passed || echo "FAILED (exit $brc)") in $bs s; screenshot $shot"
 echo "test.sh: fuzz (scripts/fuzz.sh ${FUZZ_SECONDS:-30}): $([ $frc = 0 ] && echo passed || echo "FAILED (exit $frc)")"
-[ "$trc" = 0 ] && [ -n "$total" ] && [ $frc = 0 ]
+[ "$trc" = 0 ] && [ -n "$total" ] && [ $brc = 0 ] && [ $frc = 0 ]

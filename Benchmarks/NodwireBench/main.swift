@@ -7,6 +7,7 @@
 // allocations per tracked frame (counted by malloc-interposer, which this executable links).
 // NODWIRE_BENCH_SLICES=1 also prints each search slice: its modelled cost (SearchPlan.cost) and measured ms.
 // `NodwireBench --budget [PERCENT] [SECONDS]`: the governor holding a CPU budget (BudgetBench.swift).
+// `NodwireBench --web [SECONDS]`: what the setup page costs, with and without a viewer (WebBench.swift).
 import MallocInterposerSwift
 import Foundation
 import Pipeline
@@ -18,6 +19,11 @@ import Glibc
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("NodwireBench: \(message)\n".utf8))
     exit(1)
+}
+
+if let i = CommandLine.arguments.firstIndex(of: "--web") {
+    runWebBench(Array(CommandLine.arguments[(i + 1)...]))
+    exit(0)
 }
 
 if let i = CommandLine.arguments.firstIndex(of: "--budget") {

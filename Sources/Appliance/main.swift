@@ -9,7 +9,7 @@ struct Nodwire: AsyncParsableCommand {
         discussion: "Start with `nodwire replay` on a recording to see what Nodwire sees, then `nodwire config defaults`.",
         subcommands: [RunCommand.self, ReplayCommand.self, EvaluateCommand.self, CalibrateCommand.self, EventsCommand.self,
                       CamerasCommand.self, CaptureCommand.self, GPIOCommand.self, ConfigCommand.self, FacesCommand.self,
-                      LandmarksCommand.self]
+                      LandmarksCommand.self, WebURLCommand.self]
     )
 }
 

@@ -10,10 +10,11 @@
 # 2. `systemd-analyze security --offline` must rate the unit's exposure at most 2.0 (of 10): dropping
 #    hardening fails the test.
 # 3. An install into a temporary root (with etc/passwd and etc/group, so the accounts are made with
-#    useradd --root): every file with its mode and content, the config with the model path, the user in
-#    video and gpio, the enable link; a second install keeps a changed config and adds nothing twice;
-#    refused configs and bad arguments stop it before it installs anything; uninstall removes exactly
-#    what install added, --purge the config and the user too.
+#    useradd --root): every file with its mode and content, the config with the model path, the web token
+#    (random, root:nodwire 0640, and `nodwire web-url` prints it), the user in video and gpio, the enable
+#    link; a second install keeps a changed config and the token and adds nothing twice; refused configs
+#    and bad arguments stop it before it installs anything; uninstall removes exactly what install added
+#    but the config and the token, --purge those and the user too.
 # Exit 0 only if every check passed; each failure is named. Needs root (useradd --root chroots).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -164,6 +165,27 @@ link=$root/etc/systemd/system/multi-user.target.wants/$NODWIRE_UNIT_NAME
 [ "$(readlink "$link")" = "$DEST_UNIT" ] || fail "not enabled: $link -> '$(readlink "$link" || true)'"
 ok "enabled: multi-user.target.wants/$NODWIRE_UNIT_NAME -> $DEST_UNIT"
 
+# The setup page's token: 64 hex digits (256 bits), one line, root:nodwire 0640 (the service's group reads it).
+tok=$root$DEST_WEB_TOKEN
+[ -f "$tok" ] || fail "no $DEST_WEB_TOKEN"
+gid=$(awk -F: -v g="$NODWIRE_USER" '$1 == g { print $3 }' "$root/etc/group")
+[ "$(stat -c '%a %u %g' "$tok")" = "640 0 $gid" ] || fail "$DEST_WEB_TOKEN is $(stat -c '%a %u:%g' "$tok"), expected 640 0:$gid (root:$NODWIRE_USER)"
+grep -Eqx '[0-9a-f]{64}' "$tok" && [ "$(wc -l < "$tok")" = 1 ] || fail "$DEST_WEB_TOKEN is not one line of 64 hex digits: $(wc -c < "$tok") bytes"
+grep -q "made $DEST_WEB_TOKEN" "$work/install1.log" || fail "install did not say it made $DEST_WEB_TOKEN"
+token_value=$(cat "$tok")
+# As the unit runs it (User=nodwire, Group=nodwire; ProtectSystem=strict leaves /etc readable): the service
+# reads it, another user does not. (The scratch folder is opened for passing through, not for listing.)
+uid=$(awk -F: -v u="$NODWIRE_USER" '$1 == u { print $3 }' "$root/etc/passwd")
+chmod 711 "$work"
+setpriv --reuid="$uid" --regid="$gid" --clear-groups cat "$tok" >/dev/null 2>&1 || fail "user $NODWIRE_USER (uid $uid, gid $gid) cannot read $DEST_WEB_TOKEN"
+if setpriv --reuid=65534 --regid=65534 --clear-groups cat "$tok" >/dev/null 2>&1; then fail "another user can read $DEST_WEB_TOKEN"; fi
+chmod 700 "$work"
+printf '[web]\nenable = true\nlisten = "0.0.0.0:8080"\ntoken_file = "%s"\n' "$tok" > "$work/web.toml"
+"$bin" web-url --config "$work/web.toml" > "$work/web-url.out" 2>&1 || fail "nodwire web-url with the token: $(cat "$work/web-url.out")"
+[ -s "$work/web-url.out" ] && ! grep -qv "^http://.*:8080/#token=$token_value\$" "$work/web-url.out" \
+    || fail "nodwire web-url does not print the installed token on every line: $(cat "$work/web-url.out")"
+ok "$DEST_WEB_TOKEN: 256 random bits in hex, root:$NODWIRE_USER 0640, read by the service's user only; nodwire web-url prints it ($(wc -l < "$work/web-url.out") addresses)"
+
 # The unit as installed passes verify too (it is the file from deploy/, but check what landed).
 verify_copy "$root$DEST_UNIT"
 verify_strict || fail "verify of the installed unit: $(cat "$verify_dir/last.out")"
@@ -173,13 +195,17 @@ ok "verify: the installed unit"
 echo "# changed by the installer's test" >> "$cfg"
 sed -i 's/^min_face_size = .*/min_face_size = 80.0/' "$cfg"
 sum=$(sha256sum < "$cfg")
+chmod 600 "$tok"   # the person's own choice, kept as it is
 cp "$root/etc/passwd" "$work/passwd1"; cp "$root/etc/group" "$work/group1"
 run_install "$work/install2.log" --root "$root" --binary "$bin" || { cat "$work/install2.log"; fail "second install failed"; }
 [ "$(sha256sum < "$cfg")" = "$sum" ] || fail "the second install changed the config"
 grep -q "kept your $DEST_CONFIG" "$work/install2.log" || fail "the second install did not say it kept the config"
+[ "$(cat "$tok")" = "$token_value" ] && [ "$(stat -c %a "$tok")" = 600 ] || fail "the second install replaced or changed $DEST_WEB_TOKEN"
+grep -q "kept $DEST_WEB_TOKEN" "$work/install2.log" || fail "the second install did not say it kept $DEST_WEB_TOKEN"
+chmod 640 "$tok"
 cmp -s "$root/etc/passwd" "$work/passwd1" && cmp -s "$root/etc/group" "$work/group1" \
     || fail "the second install changed passwd/group: $(diff "$work/group1" "$root/etc/group")"
-ok "second install: changed config kept (and said so); passwd and group unchanged"
+ok "second install: changed config and the token kept (and said so); passwd and group unchanged"
 
 # A changed config the binary refuses stops an upgrade before anything is replaced.
 cp "$cfg" "$work/good.toml"
@@ -243,23 +269,27 @@ root4=$work/root4; mkdir -p "$root4"
 run_install "$work/noacct.log" --root "$root4" --binary "$bin" || { cat "$work/noacct.log"; fail "install into a bare root failed"; }
 grep -q "useradd --system .* $NODWIRE_USER" "$work/noacct.log" || fail "a bare root: no word about the accounts"
 [ ! -e "$root4/etc/passwd" ] || fail "a bare root got an etc/passwd"
-ok "a root without etc/passwd: files installed, accounts described, not made"
+[ "$(stat -c '%a %u %g' "$root4$DEST_WEB_TOKEN")" = "640 0 0" ] || fail "a bare root: $DEST_WEB_TOKEN is $(stat -c '%a %u:%g' "$root4$DEST_WEB_TOKEN"), expected 640 root:root"
+grep -q "chgrp $NODWIRE_USER $DEST_WEB_TOKEN" "$work/noacct.log" || fail "a bare root: no word that the token needs group $NODWIRE_USER"
+ok "a root without etc/passwd: files installed, the token root's only (chgrp described), accounts described, not made"
 
 # --- 5. Uninstall ----------------------------------------------------------------------------------------
 echo "install-test: uninstall"
 deploy/uninstall.sh --root "$root" > "$work/un.log" 2>&1 || { cat "$work/un.log"; fail "uninstall failed"; }
 diff "$work/before.txt" <(files_of "$root") | grep '^[<>]' > "$work/left.txt" || true
-[ "$(cat "$work/left.txt")" = "> .$DEST_CONFIG" ] || fail "uninstall left or removed more than the config: $(cat "$work/left.txt")"
+[ "$(cat "$work/left.txt")" = "$(printf '> .%s\n> .%s' "$DEST_CONFIG" "$DEST_WEB_TOKEN")" ] \
+    || fail "uninstall left or removed more than the config and the web token: $(cat "$work/left.txt")"
+[ "$(cat "$tok")" = "$token_value" ] || fail "uninstall changed $DEST_WEB_TOKEN"
 for d in "$DEST_SHARE" "$DEST_DOC"; do [ ! -e "$root$d" ] || fail "uninstall left $d"; done
 grep -q "^$NODWIRE_USER:" "$root/etc/passwd" || fail "uninstall without --purge removed the user"
-ok "uninstall: every installed file, the enable link and our folders gone; config and user kept"
+ok "uninstall: every installed file, the enable link and our folders gone; config, web token and user kept"
 deploy/uninstall.sh --root "$root" > "$work/un2.log" 2>&1 || { cat "$work/un2.log"; fail "a second uninstall failed"; }
 ok "a second uninstall is harmless"
 deploy/uninstall.sh --root "$root" --purge > "$work/purge.log" 2>&1 || { cat "$work/purge.log"; fail "uninstall --purge failed"; }
 [ -z "$(diff "$work/before.txt" <(files_of "$root"))" ] || fail "after --purge files remain: $(diff "$work/before.txt" <(files_of "$root"))"
-[ ! -e "$root$DEST_CONFIG_DIR" ] || fail "--purge left $DEST_CONFIG_DIR"
+[ ! -e "$root$DEST_CONFIG_DIR" ] && [ ! -e "$tok" ] || fail "--purge left $DEST_CONFIG_DIR or $DEST_WEB_TOKEN"
 ! grep -q "$NODWIRE_USER" "$root/etc/passwd" "$root/etc/group" || fail "--purge left the user or its group: $(grep "$NODWIRE_USER" "$root/etc/passwd" "$root/etc/group")"
 grep -q '^gpio:' "$root/etc/group" || fail "--purge removed the gpio group (other programs use it)"
-ok "uninstall --purge: back to the files before install; user gone, groups video and gpio stay"
+ok "uninstall --purge: back to the files before install (config and token gone); user gone, groups video and gpio stay"
 
 echo "install-test: all $checks checks passed"

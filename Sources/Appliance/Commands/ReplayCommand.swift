@@ -21,7 +21,8 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "A config file (see `nodwire config defaults`).")
     var config: String?
 
-    @Flag(help: "Pace frames at the recording's rate instead of as fast as possible, inside the config's CPU budget.")
+    @Flag(help: ArgumentHelp("Pace frames at the recording's rate instead of as fast as possible, inside the config's CPU budget.",
+                             discussion: "With [web] enabled in the config, also serves the setup page while it plays (docs/web.md)."))
     var realtime = false
 
     @Flag(help: "Also print a move event for every frame (pointer, neutral, offset, proportional speed).")
@@ -40,13 +41,17 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         var settings = try loadConfig(config)
         if moves { settings.gestures.moves.enabled = true }
+        let web = try ReplayWeb.make(settings, realtime: realtime)
         let output = LineOutput()
         if outputOptions.outputs {
             return try OutputReplay(file: file, settings: settings, processor: makeProcessor(settings.vision),
-                                    options: outputOptions, realtime: realtime, stats: stats).run(output)
+                                    options: outputOptions, realtime: realtime, stats: stats, web: web).run(output)
         }
         let governed = try budgetSettings(settings, percent: budget, realtime: realtime)
-        let summary = try Replay(file: file, settings: settings, processor: try makeProcessor(settings.vision), budget: governed)
+        let processor = try makeProcessor(settings.vision)
+        try web?.start(outputs: nil, pulsable: [], sourceName: file)
+        defer { web?.stop() }
+        let summary = try Replay(file: file, settings: settings, processor: processor, budget: governed, watch: web?.watch)
             .run(realtime: realtime) { output.write(EventJSON.line($0)) }
         output.flush()
         if stats { FileHandle.standardError.write(Data((summary.json + "\n").utf8)) }
@@ -77,6 +82,8 @@ struct Replay {
     let processor: FaceProcessor
     /// Governs the rate when set (frames are skipped to stay inside the CPU budget); nil processes every frame.
     var budget: BudgetSettings? = nil
+    /// The setup page's view of the replay (`--realtime` with [web]), told every frame and event.
+    var watch: ReplayWatch? = nil
 
     /// `beforeFrame` gets each frame's time before it is processed (the outputs wait for it there);
     /// `onFrame` each processed frame's vision result (`nodwire evaluate` scores its pose).
@@ -101,14 +108,23 @@ struct Replay {
                 if loop != nil, -due > 1 / source.frameRate { loop?.droppedLate(); continue }
             }
             try beforeFrame(frame.time)
-            if loop?.offer(frameAt: frame.time) == .skip { reportNotices(&loop); continue }
+            if loop?.offer(frameAt: frame.time) == .skip {
+                reportNotices(&loop)
+                watch?.skipped(governor: loop?.status)
+                continue
+            }
             let result = processor.process(frame)
             loop?.processed(frameAt: frame.time, cpuSeconds: result.cpuMilliseconds / 1000, faceSeen: result.face != nil)
             reportNotices(&loop)
             summary.cost.add(result.cpuMilliseconds)
             if result.face != nil { summary.framesWithFace += 1 }
             try onFrame(result)
-            for event in engine.process(HeadSample(result)) { try onEvent(event) }
+            let events = engine.process(HeadSample(result))
+            watch?.processed(frame, result, engine: engine, governor: loop?.status)
+            for event in events {
+                try onEvent(event)
+                watch?.deliver(event)
+            }
         }
         summary.wallSeconds = MonotonicClock.now() - wallStart
         summary.loop = loop

@@ -27,6 +27,8 @@ struct OutputReplay {
     let options: ReplayOutputOptions
     let realtime: Bool
     let stats: Bool
+    /// The setup page (`--realtime` with [web]): it shows these outputs and may pulse them.
+    var web: ReplayWeb? = nil
 
     /// A stop signal, carried out of the frame loop.
     private struct Stopped: Error { let signal: Int32 }
@@ -51,9 +53,12 @@ struct OutputReplay {
             driver: driver, clock: clock,
             log: { line in output.write(line); if paced { output.flush() } })
         let summary: Replay.Summary
+        // The page goes before the outputs are released, so no pulse of its can reach a released line.
+        let shutdown = { web?.stop(); return runner.shutdown() }
         do {
             try runner.start()
-            summary = try Replay(file: file, settings: settings, processor: processor).run(
+            try web?.start(outputs: runner, pulsable: config.pulsable, sourceName: file)
+            summary = try Replay(file: file, settings: settings, processor: processor, watch: web?.watch).run(
                 beforeFrame: { t in
                     let signal = try runner.wait(until: t, stop: stop)
                     if signal != 0 { throw Stopped(signal: signal) }
@@ -68,17 +73,18 @@ struct OutputReplay {
                 if signal != 0 { throw Stopped(signal: signal) }
             }
         } catch let s as Stopped {
-            let errors = runner.shutdown()
+            let errors = shutdown()
             output.flush()
             FileHandle.standardError.write(Data("nodwire replay: caught \(StopSignals.name(s.signal)): every output back to its safe value\(errors.isEmpty ? "" : " (errors: \(errors))")\n".utf8))
             throw ExitCode(128 + s.signal)
         } catch {
+            web?.stop()
             runner.fault()
             _ = runner.shutdown()
             output.flush()
             throw error
         }
-        let errors = runner.shutdown()
+        let errors = shutdown()
         output.flush()
         if stats { FileHandle.standardError.write(Data((summary.json + "\n").utf8)) }
         if let e = errors.first { throw Failure(message: "releasing the outputs: \(e)", exitCode: 74) }

@@ -122,7 +122,7 @@ struct RunCommand: AsyncParsableCommand {
         let sinks: [any EventSink] = [stdout as (any EventSink)?, server, mqtt, hub].compactMap { $0 }
         let loop = FrameLoop(source: source, processor: processor, gestures: settings.gestures, budget: settings.budget,
                              outputs: outputs, sinks: sinks, notifier: notifier, logger: logger)
-        let pulsable = settings.outputs.outputs.map(\.name).filter { $0 != settings.outputs.statusLED?.output }
+        let pulsable = settings.outputs.pulsable
         let fit = WebFit(loop: loop, configPath: configPath, sourcePath: (source as? PacedRecording)?.path, vision: settings.vision, logger: logger)
         let web = hub.map { WebSetup.service(settings.web, token: webToken, hub: $0, loop: loop, outputs: outputs, pulsable: pulsable,
                                              sourceName: source.name, fit: fit, logger: logger) }

@@ -67,7 +67,7 @@ extension ConfigSchema {
     static var web: [SettingSpec] { [
         .bool("web.enable", \.web.enable, "Serve the setup page (status, events, where the head is, the outputs) over HTTP (docs/web.md)."),
         .text("web.listen", \.web.listen, "host:port (or [v6]:port) to listen on. A loopback address (127.0.0.1, ::1, localhost) is reachable from this machine only; any other needs web.token_file."),
-        .optionalPath("web.token_file", \.web.tokenFile, "File whose first line is the secret the page must send (Authorization: Bearer) to see anything or pulse an output; required off loopback. The token itself is never logged or shown. \"\" for none (loopback only)."),
+        .optionalPath("web.token_file", \.web.tokenFile, "File whose first line is the secret the page must send (Authorization: Bearer) to see anything or pulse an output; required off loopback. The token itself is never logged or shown. deploy/install.sh makes /etc/nodwire/web-token; `nodwire web-url` prints the page's address with it. \"\" for none (loopback only)."),
         .int("web.client_buffer_bytes", \.web.clientBufferBytes, 4_096...16_777_216, "Unsent bytes a page's event stream may fall behind before it is dropped (the page reconnects); the gesture loop never waits for a page."),
         .int("web.max_connections", \.web.maxConnections, 1...256, "Open HTTP connections at most; more wait to be accepted."),
     ] }

@@ -8,6 +8,10 @@ struct OutputsConfig: Equatable, Sendable {
     var bindings: [Binding] = []
     var statusLED: StatusLED?
 
+    /// The outputs a person may pulse by hand (the setup page, MQTT): all but the status LED, which
+    /// follows its patterns.
+    var pulsable: [String] { outputs.map(\.name).filter { $0 != statusLED?.output } }
+
     /// One GPIO line with a name the bindings use.
     struct Output: Equatable, Sendable {
         var name: String

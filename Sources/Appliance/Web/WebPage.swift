@@ -225,6 +225,7 @@ enum WebPage {
     async function fitPoll() {
       clearTimeout(fitTimer);
       const r = await fetch('/api/fit', { headers: token ? { 'Authorization': 'Bearer ' + token } : {} });
+      if (r.status === 404) { $('fit-box').hidden = true; return; }   // replay serves no fit: fit with nodwire run
       if (!r.ok) return;
       const f = await r.json();
       document.body.dataset.fit = f.state;

@@ -65,7 +65,7 @@ enum WebServer {
         // landmarks, pointer; null without a face). Asking starts the loop keeping frames for 3 s.
         router.get("/api/picture.jpg") { request, context in
             if let refused = gate(request, context, post: false) { return refused }
-            guard let picture = status.loop.watchPicture() else {
+            guard let picture = status.loop.watchPicture(for: 3) else {
                 return json(.serviceUnavailable, "{\"ok\":false,\"message\":\"no picture yet: ask again in a moment\"}")
             }
             guard let jpeg = JPEG.encode(picture.frame) else { return json(.internalServerError, "{\"ok\":false,\"message\":\"the frame could not be encoded\"}") }

@@ -3,7 +3,7 @@ import HummingbirdCore
 import Logging
 import ServiceLifecycle
 
-/// Puts the web side together for `nodwire run` from `[web]`.
+/// Puts the web side together from `[web]`, for `nodwire run` and `nodwire replay --realtime`.
 enum WebSetup {
     /// The token from web.token_file (nil without one), read before anything is opened so a missing or
     /// unreadable file is refused like a bad config (exit 78). Never logged.
@@ -14,8 +14,10 @@ enum WebSetup {
         }
     }
 
-    static func service(_ settings: WebSettings, token: String?, hub: WebHub, loop: FrameLoop, outputs: OutputRunner?,
-                        pulsable: [String], sourceName: String, fit: WebFit? = nil, logger: Logger) -> any Service {
+    /// `onRunning`: called once the address is had and the page is served. `fit`: the guided fit (run only).
+    static func service(_ settings: WebSettings, token: String?, hub: WebHub, loop: any LoopView, outputs: OutputRunner?,
+                        pulsable: [String], sourceName: String, fit: WebFit? = nil, logger: Logger,
+                        onRunning: @escaping @Sendable () -> Void = {}) -> any Service {
         // The config loader has checked the address.
         guard case let .success(address) = WebSettings.address(settings.listen) else { preconditionFailure("web.listen was checked at load") }
         let auth = WebAuth(token: token)
@@ -27,6 +29,7 @@ enum WebSetup {
                                  availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),
             onServerRunning: { _ in
                 logger.notice("web: serving the setup page on http://\(address.description)/\(token == nil ? " (loopback, no token)" : " (token required)")")
+                onRunning()
             },
             logger: logger)
         return WebService(app: app, hub: hub, status: status, address: address)

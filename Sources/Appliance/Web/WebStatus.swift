@@ -6,7 +6,7 @@ import Pipeline
 /// the status line and the MQTT status are): the status document with rates over the last one to two
 /// seconds, the head's pose, and pulses on request.
 final class WebStatus: @unchecked Sendable {
-    let loop: FrameLoop
+    let loop: any LoopView
     let outputs: OutputRunner?
     /// Outputs a page may pulse (the status LED follows its patterns, not requests).
     let pulsable: [String]
@@ -18,7 +18,7 @@ final class WebStatus: @unchecked Sendable {
     private var older: (snapshot: FrameLoopSnapshot, at: Double, cpu: Double)
     private var newer: (snapshot: FrameLoopSnapshot, at: Double, cpu: Double)
 
-    init(loop: FrameLoop, outputs: OutputRunner?, pulsable: [String], sourceName: String, hub: WebHub, auth: WebAuth) {
+    init(loop: any LoopView, outputs: OutputRunner?, pulsable: [String], sourceName: String, hub: WebHub, auth: WebAuth) {
         self.loop = loop
         self.outputs = outputs
         self.pulsable = pulsable
