@@ -90,4 +90,51 @@ extension WebTests {
         XCTAssertEqual(try json(try http(port, "/api/fit").body)["state"] as? String, "idle")
         XCTAssertEqual(try String(contentsOfFile: config, encoding: .utf8), before)
     }
+
+    /// Tuning by hand: each value checked as the file checks it, then all of them with the rest of the
+    /// file; a refusal names the key and why and writes nothing; a good one is saved (old file as .bak),
+    /// reloaded and in use. Only gestures.* from the page.
+    func testSettingsFromThePageAreCheckedSavedAndUsed() throws {
+        let (run, port) = try serve("tune")
+        let origin = "Origin: http://127.0.0.1:\(port)"
+        let config = temp("tune.toml")
+        let before = try String(contentsOfFile: config, encoding: .utf8)
+        func post(_ data: String, headers: [String]? = nil) throws -> (code: Int, message: String) {
+            let r = try http(port, "/api/settings", post: true, headers: headers ?? [origin], data: data)
+            return (r.code, (try json(r.body))["message"] as? String ?? r.body)
+        }
+        XCTAssertEqual(try post("gestures.zones.threshold_yaw=9", headers: []).code, 403, "not from the page's origin")
+        XCTAssertEqual(try http(port, "/api/settings?gestures.zones.threshold_yaw=9").code, 404, "a GET changes nothing")
+        var r = try post("gestures.zones.threshold_yaw=99")
+        XCTAssertEqual(r.code, 400)
+        XCTAssertTrue(r.message.contains("gestures.zones.threshold_yaw = 99") && r.message.contains("allowed: a number from"), r.message)
+        r = try post("gestures.zones.threshold_yaw=nine")
+        XCTAssertEqual(r.code, 400, r.message)
+        r = try post("gestures.zones.nope=1")
+        XCTAssertEqual(r.code, 400)
+        XCTAssertTrue(r.message.contains("gestures.zones.nope: no such setting"), r.message)
+        r = try post("camera.fps=10")
+        XCTAssertEqual(r.code, 403)
+        XCTAssertTrue(r.message.contains("only gestures.* settings"), r.message)
+        r = try post("gestures.zones.idle_yaw=20")
+        XCTAssertEqual(r.code, 400, "an idle zone wider than the threshold (12): \(r.message)")
+        XCTAssertTrue(r.message.contains("idle_yaw"), r.message)
+        XCTAssertEqual(try String(contentsOfFile: config, encoding: .utf8), before, "nothing written")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: config + ".bak"))
+
+        r = try post("gestures.zones.threshold_yaw=9&gestures.zones.idle_yaw=3.5")
+        XCTAssertEqual(r.code, 200, r.message)
+        cleanup.append { try? FileManager.default.removeItem(atPath: config + ".bak") }
+        XCTAssertEqual(try String(contentsOfFile: config + ".bak", encoding: .utf8), before)
+        let saved = try ConfigLoader.load(file: config).gestures.zones
+        XCTAssertEqual([saved.thresholdYaw, saved.idleYaw], [9, 3.5])
+        try run.waitForStderr("config reloaded from \(config): changed gestures.zones", timeout: 20)
+        var inUse: Double?
+        for _ in 0..<20 {
+            inUse = (try json(try http(port, "/api/status").body)["zones"] as? [String: Any])?["threshold_yaw"] as? Double
+            if inUse == 9 { break }
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        XCTAssertEqual(inUse, 9, "the status shows the new threshold in use")
+    }
 }

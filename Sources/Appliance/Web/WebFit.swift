@@ -30,7 +30,8 @@ final class WebFit: @unchecked Sendable {
     let labelledClip: (video: String, labels: String)?
     let vision: VisionSettings
     let logger: Logger
-    var reload: @Sendable () -> Void = { kill(getpid(), SIGHUP) }
+    /// Saving and reloading, as the page's own settings form does.
+    var tuning: WebTuning
     private let lock = NSLock()
     private var phase = Phase.idle
 
@@ -39,6 +40,7 @@ final class WebFit: @unchecked Sendable {
         self.configPath = configPath
         self.vision = vision
         self.logger = logger
+        tuning = WebTuning(configPath: configPath, logger: logger)
         labelledClip = sourcePath.flatMap { video in
             let labels = (video.hasSuffix(".y4m") ? String(video.dropLast(4)) : video) + ".labels.json"
             return FileManager.default.fileExists(atPath: labels) ? (video, labels) : nil
@@ -123,19 +125,10 @@ final class WebFit: @unchecked Sendable {
 
     /// Writes the proposal's changed settings into the config file and reloads it.
     func save() -> Reply {
-        guard let path = configPath else { return Reply(ok: false, message: "nodwire run was started without --config: there is no file to save to") }
         let report: FitReport? = lock.withLock { if case let .done(r) = phase { return r }; return nil }
         guard let report else { return Reply(ok: false, message: "there is no finished fit to save: run one first") }
-        let values = report.values
-        guard !values.isEmpty else { return Reply(ok: true, message: "the fit changes nothing: \(path) stays as it is") }
-        do {
-            let saved = try ConfigFileSave.save(values, to: path)
-            reload()
-            logger.notice("web: guided fit saved to \(path): \(values.map { "\($0.key) = \($0.value.text)" }.joined(separator: ", "))")
-            return Reply(ok: true, message: "saved to \(saved.path) (the old file is \(saved.backup)); reloading it")
-        } catch {
-            return Reply(ok: false, message: "nothing saved: \(error)")
-        }
+        let reply = tuning.write(report.values, what: "guided fit")
+        return Reply(ok: reply.status == .ok, message: reply.message)
     }
 
     /// The fit on a whole labelled recording, every frame, with a processor of its own.

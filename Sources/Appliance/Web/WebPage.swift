@@ -31,6 +31,12 @@ enum WebPage {
     <section><h2>Where the head is</h2>
     <canvas id="plot" width="300" height="300" aria-label="yaw and pitch against the idle zone and the thresholds"></canvas>
     <p class="note">Degrees from the resting pose: inner ellipse the idle zone, outer box the thresholds of a look.</p>
+    <details id="tune"><summary>Adjust the zones by hand</summary>
+    <form id="tune-form"><label>Look left/right beyond <input name="gestures.zones.threshold_yaw" type="number" step="0.5" min="1" max="60">°</label>
+    <label>Look up/down beyond <input name="gestures.zones.threshold_pitch" type="number" step="0.5" min="1" max="60">°</label>
+    <label>At rest within yaw <input name="gestures.zones.idle_yaw" type="number" step="0.5" min="0.5" max="60">°</label>
+    <label>At rest within pitch <input name="gestures.zones.idle_pitch" type="number" step="0.5" min="0.5" max="60">°</label>
+    <button>Save and use</button></form><p id="tune-reply" class="note"></p></details>
     </section>
     <section class="wide"><h2>The last 20 seconds</h2>
     <canvas id="strip" width="640" height="200" aria-label="yaw and pitch over the last 20 seconds"></canvas>
@@ -74,6 +80,7 @@ enum WebPage {
     .prompt { font-size: 1.4em; font-weight: 600; margin: .3em 0; } progress { width: 60%; }
     #fit-changes { border-collapse: collapse; } #fit-changes td, #fit-changes th { padding: .15em .6em; text-align: left; border-bottom: 1px solid #eee; }
     #fit-changes tr.changed td { font-weight: 600; }
+    #tune-form label { display: block; margin: .2em 0; } #tune-form input { width: 5em; }
     """
 
     static let script = """
@@ -113,6 +120,9 @@ enum WebPage {
         ul.append(li);
       }
       $('token-form').hidden = !s.token_required;
+      // The hand-tuning form shows the zones in use, unless the person is editing it.
+      if (!$('tune-form').contains(document.activeElement))
+        for (const k of ['threshold_yaw', 'threshold_pitch', 'idle_yaw', 'idle_pitch']) $('tune-form').elements['gestures.zones.' + k].value = s.zones[k];
     }
 
     async function pulse(name) {
@@ -225,7 +235,7 @@ enum WebPage {
     async function fitPoll() {
       clearTimeout(fitTimer);
       const r = await fetch('/api/fit', { headers: token ? { 'Authorization': 'Bearer ' + token } : {} });
-      if (r.status === 404) { $('fit-box').hidden = true; return; }   // replay serves no fit: fit with nodwire run
+      if (r.status === 404) { $('fit-box').hidden = true; $('tune').hidden = true; return; }   // replay: no fit, no tuning
       if (!r.ok) return;
       const f = await r.json();
       document.body.dataset.fit = f.state;
@@ -257,6 +267,16 @@ enum WebPage {
       $('fit-save').disabled = !f.can_save;
       if (!f.can_save) text('fit-reply', 'nodwire run was started without --config: the proposal can be read here but not saved.');
     }
+    $('tune-form').addEventListener('submit', async e => {
+      e.preventDefault();
+      const body = new URLSearchParams(new FormData($('tune-form'))).toString();
+      const headers = { 'Content-Type': 'application/x-www-form-urlencoded' };
+      if (token) headers['Authorization'] = 'Bearer ' + token;
+      const r = await fetch('/api/settings', { method: 'POST', headers, body });
+      const reply = await r.json().catch(() => ({ message: r.statusText }));
+      text('tune-reply', (r.ok ? '' : r.status + ': ') + reply.message);
+      document.activeElement.blur();
+    });
     $('fit-start').onclick = async () => { if (await post('/api/fit/start', 'pace=' + $('fit-pace').value)) fitPoll(); };
     $('fit-cancel').onclick = async () => { await post('/api/fit/cancel'); fitPoll(); };
     $('fit-discard').onclick = async () => { await post('/api/fit/cancel'); fitPoll(); };

@@ -107,7 +107,10 @@ enum WebServer {
             if reply.ok { logger.notice("web: \(reply.message) (from \(context.remote))") } else { logger.warning("web: pulse refused: \(reply.message)") }
             return json(reply.ok ? .ok : .notFound, "{\"ok\":\(reply.ok),\"message\":\(EventJSON.quoted(reply.message))}")
         }
-        if let fit { WebFit.routes(router, fit: fit) { gate($0, $1, post: $2, formToken: $3) } }
+        if let fit {
+            WebFit.routes(router, fit: fit) { gate($0, $1, post: $2, formToken: $3) }
+            WebTuning.routes(router, tuning: fit.tuning) { gate($0, $1, post: $2, formToken: $3) }
+        }
         return router
     }
 
