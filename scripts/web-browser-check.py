@@ -2,7 +2,8 @@
 """Opens the setup page in headless Chromium over the DevTools protocol and checks what a person would see,
 from the DOM and from screenshots: the status running with a frame rate, the face present, a look in the
 event list, pose messages arriving and the blue dot moving on the screen, the camera's picture with its
-green face box, the outputs with their Pulse buttons. Polls until every check holds at once or the deadline
+green face box, the outputs with their Pulse buttons; then presses Start in "Fit it to the person" (the clip
+is labelled, so the fit runs on it) and checks that the proposal appears with its score. Polls until every check holds at once or the deadline
 passes (a loaded machine is slow, not wrong), then writes a screenshot of the whole page and prints what it
 saw. Exit 0 when every check held, 1 when one did not (each named), 2 when the browser could not be driven.
 
@@ -147,6 +148,28 @@ def look(browser, seen, dots):
     seen["dot_moved_px"] = max((abs(a[0] - b[0]) + abs(a[1] - b[1]) for a in dots for b in dots), default=0)
 
 
+FIT_CHECK = "the guided fit shows a proposal and its score"
+READ_FIT = """JSON.stringify({
+  state: document.body.dataset.fit || '',
+  score: document.getElementById('fit-score').textContent,
+  rows: document.querySelectorAll('#fit-changes tbody tr').length,
+  changed: document.querySelectorAll('#fit-changes tbody tr.changed').length,
+  visible: !document.getElementById('fit-result').hidden})"""
+
+
+def fit(browser, deadline):
+    """Presses Start in the guided fit and waits for the proposal; what it showed, and whether it is right."""
+    browser.call("Runtime.evaluate", expression="document.getElementById('fit-start').click()")
+    start, shown = time.monotonic(), {}
+    while time.monotonic() - start < deadline:
+        time.sleep(0.5)
+        shown = json.loads(browser.call("Runtime.evaluate", expression=READ_FIT, returnByValue=True)["result"]["value"])
+        if shown["state"] == "done" and shown["visible"] and shown["rows"] > 0:
+            break
+    ok = shown.get("state") == "done" and shown.get("rows", 0) > 0 and "prompted gestures found" in shown.get("score", "")
+    return ok, shown
+
+
 def main():
     url, shot = sys.argv[1], sys.argv[2]
     deadline = float(sys.argv[3]) if len(sys.argv) > 3 else 60
@@ -161,6 +184,9 @@ def main():
             look(browser, seen, dots)
             failed = [name for name, check in CHECKS if not check(seen)]
         seen["seconds"] = round(time.monotonic() - start, 1)
+        fit_ok, seen["fit"] = fit(browser, deadline) if not failed else (False, "not tried: the page failed first")
+        if not fit_ok:
+            failed.append(FIT_CHECK)
         with open(shot, "wb") as f:
             f.write(browser.screenshot())
     except Exception as e:
@@ -169,7 +195,7 @@ def main():
     finally:
         browser.close()
     print(json.dumps({k: v for k, v in seen.items() if k != "rects"}))
-    for name, _ in CHECKS:
+    for name in [n for n, _ in CHECKS] + [FIT_CHECK]:
         print(("FAILED: " if name in failed else "ok: ") + name + (f" (not within {deadline:.0f} s)" if name in failed else ""))
     return 1 if failed else 0
 
