@@ -1,5 +1,6 @@
 @testable import Appliance
 import Foundation
+import Pipeline
 import XCTest
 
 /// The guided fit on the setup page, over real HTTP against `nodwire run` (see WebTests).
@@ -63,11 +64,15 @@ extension WebTests {
         try? FileManager.default.removeItem(atPath: clip)
         try FileManager.default.copyItem(atPath: WebTests.clip, toPath: clip)
         cleanup.append { try? FileManager.default.removeItem(atPath: clip) }
-        let (_, port) = try serve("fit-live", clip: clip)
+        let sessions = temp("sessions")
+        try? FileManager.default.removeItem(atPath: sessions)
+        try FileManager.default.createDirectory(atPath: sessions, withIntermediateDirectories: true)
+        cleanup.append { try? FileManager.default.removeItem(atPath: sessions) }
+        let (_, port) = try serve("fit-live", extra: "sessions_dir = \"\(sessions)\"\n", clip: clip)
         let origin = "Origin: http://127.0.0.1:\(port)"
         XCTAssertEqual(try json(try http(port, "/api/fit").body)["source"] as? String, "live")
 
-        XCTAssertEqual(try http(port, "/api/fit/start", post: true, headers: [origin], data: "pace=0.25").code, 200)
+        XCTAssertEqual(try http(port, "/api/fit/start", post: true, headers: [origin], data: "pace=0.25&keep=1").code, 200)
         var state: [String: Any] = [:]
         var prompted: [String] = []
         for _ in 0..<200 {
@@ -81,7 +86,25 @@ extension WebTests {
         XCTAssertNotNil(state["report"] as? [String: Any])
         XCTAssertTrue((state["text"] as? String)?.contains("this session with the proposal: found") == true, "\(state)")
 
+        // Kept as a clip with its prompts as labels: the clip replays, and its timeline has every prompt.
+        let kept = try XCTUnwrap(state["kept"] as? String, "\(state)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: sessions).sorted()
+        XCTAssertEqual(names.count, 2, "\(names)")
+        let video = sessions + "/" + (try XCTUnwrap(names.first { $0.hasSuffix(".y4m") }))
+        XCTAssertTrue(kept.hasPrefix(video), kept)
+        let labels = try ClipLabels.read(path: String(video.dropLast(4)) + ".labels.json")
+        XCTAssertEqual(Set(labels.segments.map(\.label)), [.none, .turnNoseToImageRight, .turnNoseToImageLeft, .lookUp, .lookDown, .nod, .shake, .noneTalking])
+        var reader = try Y4MReader(path: video)
+        var frame = reader.makeFrame(), frames = 0
+        while try reader.next(into: &frame) { frames += 1 }
+        XCTAssertEqual(frames, labels.segments.last.map { $0.end + 1 }, "one label for every frame kept")
+        XCTAssertGreaterThan(frames, 100)
+
         // A new session can be stopped; the state goes back to idle and the config is untouched.
+        let (_, other) = try serve("fit-nofolder", clip: clip)
+        let noFolder = try http(other, "/api/fit/start", post: true, headers: ["Origin: http://127.0.0.1:\(other)"], data: "pace=1&keep=1")
+        XCTAssertEqual(noFolder.code, 409)
+        XCTAssertTrue(noFolder.body.contains("web.sessions_dir is not set"), noFolder.body)
         let config = temp("fit-live.toml")
         let before = try String(contentsOfFile: config, encoding: .utf8)
         XCTAssertEqual(try http(port, "/api/fit/start", post: true, headers: [origin], data: "pace=1").code, 200)

@@ -14,6 +14,8 @@ struct WebSettings: Equatable {
     var clientBufferBytes = 65_536
     /// Open connections at most (each page holds one for its event stream).
     var maxConnections = 16
+    /// Folder where a guided fit on the page may keep its session as a labelled clip; "" keeps none.
+    var sessionsDir = ""
 
     struct Address: Equatable {
         var host: String
@@ -70,5 +72,6 @@ extension ConfigSchema {
         .optionalPath("web.token_file", \.web.tokenFile, "File whose first line is the secret the page must send (Authorization: Bearer) to see anything or pulse an output; required off loopback. The token itself is never logged or shown. deploy/install.sh makes /etc/nodwire/web-token; `nodwire web-url` prints the page's address with it. \"\" for none (loopback only)."),
         .int("web.client_buffer_bytes", \.web.clientBufferBytes, 4_096...16_777_216, "Unsent bytes a page's event stream may fall behind before it is dropped (the page reconnects); the gesture loop never waits for a page."),
         .int("web.max_connections", \.web.maxConnections, 1...256, "Open HTTP connections at most; more wait to be accepted."),
+        .optionalPath("web.sessions_dir", \.web.sessionsDir, "Folder where a guided fit on the page keeps its session, when asked, as fit-DATE.y4m and fit-DATE.labels.json (its prompts as a labelled timeline: replay, evaluate or fit it again). About 5 MB a second of session; the service must be allowed to write there (docs/web.md). \"\" keeps none."),
     ] }
 }

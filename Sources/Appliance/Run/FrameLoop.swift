@@ -244,7 +244,7 @@ final class FrameLoop: @unchecked Sendable {
                 }
                 return (snapshot.frames == 1, self.tap)
             }
-            tap?.add(sample)
+            tap?.add(sample, frame: frame)
             if first {
                 logger.info("receiving frames from \(source.name): \(source.details)")
                 if !ready { notifier.ready() }

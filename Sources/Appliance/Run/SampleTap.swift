@@ -1,5 +1,6 @@
 import Foundation
 import Gestures
+import Pipeline
 
 /// The head samples of the frames the loop processes, kept while a guided fit on the setup page records
 /// them. The loop only appends under a lock (never waits on the web side); the record is bounded, so a
@@ -10,10 +11,21 @@ final class SampleTap: @unchecked Sendable {
     /// About three minutes at 30 frames a second: longer than any guided session.
     static let limit = 6000
 
-    init() { samples.reserveCapacity(1024) }
+    /// Where the frames go too, when the session is kept as a clip.
+    let clip: SessionClipWriter?
 
-    func add(_ s: HeadSample) {
-        lock.withLock { if samples.count < Self.limit { samples.append(s) } }
+    init(clip: SessionClipWriter? = nil) {
+        self.clip = clip
+        samples.reserveCapacity(1024)
+    }
+
+    func add(_ s: HeadSample, frame: LumaFrame) {
+        let kept: Bool = lock.withLock {
+            guard samples.count < Self.limit else { return false }
+            samples.append(s)
+            return true
+        }
+        if kept { clip?.offer(frame) }
     }
 
     var count: Int { lock.withLock { samples.count } }

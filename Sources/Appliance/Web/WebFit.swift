@@ -35,9 +35,18 @@ final class WebFit: @unchecked Sendable {
     private let lock = NSLock()
     private var phase = Phase.idle
 
-    init(loop: FrameLoop, configPath: String?, sourcePath: String?, vision: VisionSettings, logger: Logger) {
+    /// Where sessions are kept as clips when asked (web.sessions_dir), and at what frame rate.
+    let sessionsDir: String
+    let frameRate: Double
+    /// The last kept session (or why it could not be kept), for the page.
+    private var kept: String?
+
+    init(loop: FrameLoop, configPath: String?, sourcePath: String?, vision: VisionSettings, sessionsDir: String = "",
+         frameRate: Double = 15, logger: Logger) {
         self.loop = loop
         self.configPath = configPath
+        self.sessionsDir = sessionsDir
+        self.frameRate = frameRate
         self.vision = vision
         self.logger = logger
         tuning = WebTuning(configPath: configPath, logger: logger)
@@ -47,7 +56,7 @@ final class WebFit: @unchecked Sendable {
         }
     }
 
-    func start(pace: Double) -> Reply {
+    func start(pace: Double, keep: Bool = false) -> Reply {
         guard Self.paces.contains(pace) else {
             return Reply(ok: false, message: "pace \(EventJSON.number(pace, 2)) is not allowed: from \(Self.paces.lowerBound) (quick) to \(Self.paces.upperBound) (slow)")
         }
@@ -69,16 +78,38 @@ final class WebFit: @unchecked Sendable {
             logger.notice("web: guided fit on the recording \(clip.video), its labels as the prompts")
             return Reply(ok: true, message: "fitting on the recording \(clip.video) with its labels as the prompts")
         }
-        let tap = SampleTap()
-        lock.withLock { phase = .recording(tap, FitSchedule(scale: pace)) }
+        var clip: SessionClipWriter?
+        if keep {
+            guard !sessionsDir.isEmpty else {
+                return Reply(ok: false, message: "web.sessions_dir is not set: a session can be kept as a clip only in a folder the config names")
+            }
+            var folder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: sessionsDir, isDirectory: &folder), folder.boolValue,
+                  FileManager.default.isWritableFile(atPath: sessionsDir) else {
+                return Reply(ok: false, message: "web.sessions_dir \(sessionsDir): not a folder this service may write (docs/web.md)")
+            }
+            let stamp = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withYear, .withMonth, .withDay, .withTime])
+            clip = SessionClipWriter(path: "\(sessionsDir)/fit-\(stamp).y4m", frameRate: frameRate)
+        }
+        let tap = SampleTap(clip: clip)
+        lock.withLock { phase = .recording(tap, FitSchedule(scale: pace)); kept = nil }
         loop.record(into: tap)
-        logger.notice("web: guided fit started")
+        logger.notice("web: guided fit started\(clip.map { ", keeping the session as \($0.path)" } ?? "")")
         return Reply(ok: true, message: "started: follow the prompts")
     }
 
     func cancel() -> Reply {
         loop.record(into: nil)
-        lock.withLock { phase = .idle }
+        let running: SampleTap? = lock.withLock {
+            defer { phase = .idle }
+            if case let .recording(tap, _) = phase { return tap }
+            return nil
+        }
+        // A session stopped half way is not kept.
+        if let clip = running?.clip {
+            _ = clip.finish()
+            try? FileManager.default.removeItem(atPath: clip.path)
+        }
         return Reply(ok: true, message: "the fit was stopped; nothing was changed")
     }
 
@@ -93,7 +124,9 @@ final class WebFit: @unchecked Sendable {
         case let .failed(message):
             return "{\"state\":\"failed\",\"message\":\(EventJSON.quoted(message))}"
         case let .done(report):
-            return "{\"state\":\"done\",\"can_save\":\(configPath != nil),\"report\":\(report.json),\"text\":\(EventJSON.quoted(report.text))}"
+            let clip = lock.withLock { kept }
+            return "{\"state\":\"done\",\"can_save\":\(configPath != nil),\"report\":\(report.json),\"text\":\(EventJSON.quoted(report.text)),"
+                + "\"kept\":\(clip.map(EventJSON.quoted) ?? "null")}"
         case let .recording(tap, schedule):
             let t = tap.first.flatMap { a in tap.last.map { $0.time - a.time } } ?? 0
             if t > schedule.duration || tap.count >= SampleTap.limit {
@@ -113,13 +146,32 @@ final class WebFit: @unchecked Sendable {
         let settings = loop.current.gestures
         let t0 = samples.first?.time ?? 0
         let recording = FitRecording(entries: samples.map { .init(sample: $0, step: schedule.step(at: $0.time - t0)) })
+        let keptClip = tap.clip.map { keep($0, schedule: schedule, start: t0) }
         let next: Phase
         do { next = .done(FitReport(proposal: try GestureFit.propose(recording, from: settings), current: settings)) } catch {
             next = .failed("\(error)")
         }
         lock.withLock {
             // Only the session that was running (a cancel or a new start in between wins).
-            if case let .recording(running, _) = phase, running === tap { phase = next }
+            if case let .recording(running, _) = phase, running === tap { phase = next; kept = keptClip }
+        }
+    }
+
+    /// Ends the session's clip and writes its prompts beside it; says where, or why not.
+    private func keep(_ clip: SessionClipWriter, schedule: FitSchedule, start: Double) -> String {
+        switch clip.finish() {
+        case let .failure(f):
+            logger.error("web: the session could not be kept: \(f.message)")
+            return "not kept: \(f.message)"
+        case let .success(times):
+            let labels = String(clip.path.dropLast(4)) + ".labels.json"
+            let json = FitLabels.json(times.map { schedule.step(at: $0 - start) }, frameRate: clip.frameRate, source: "nodwire run: guided fit on the setup page")
+            do { try json.write(toFile: labels, atomically: true, encoding: .utf8) } catch {
+                return "not kept: \(labels): \(error.localizedDescription)"
+            }
+            let note = clip.dropped > 0 ? " (\(clip.dropped) frames dropped: the disk fell behind)" : ""
+            logger.notice("web: session kept as \(clip.path) and \(labels)\(note)")
+            return "\(clip.path) and \(labels)\(note)"
         }
     }
 
@@ -161,7 +213,7 @@ final class WebFit: @unchecked Sendable {
                     guard let pace = Double(text) else {
                         return WebServer.json(.badRequest, "{\"ok\":false,\"message\":\(EventJSON.quoted("pace \(EventJSON.quoted(text)) is not a number: from \(paces.lowerBound) to \(paces.upperBound)"))}")
                     }
-                    reply = fit.start(pace: pace)
+                    reply = fit.start(pace: pace, keep: WebServer.formField("keep", in: form) == "1")
                 case "cancel": reply = fit.cancel()
                 default: reply = fit.save()
                 }

@@ -45,6 +45,7 @@ enum WebPage {
     <section class="wide" id="fit-box"><h2>Fit it to the person</h2>
     <p class="note" id="fit-intro">A few guided minutes: look straight, turn left, right, up and down as far as is comfortable, nod "yes" a few times, shake "no" a few times, then talk for 20 seconds. Nodwire then proposes this person's zones and nod and shake sizes and shows how the session scores with them. Nothing changes until you press Save.</p>
     <p><label>Pace <select id="fit-pace"><option value="1">normal</option><option value="1.5">slow (more time for each step)</option><option value="0.5">quick</option></select></label>
+    <label><input id="fit-keep" type="checkbox"> keep the session as a clip</label>
     <button id="fit-start">Start</button> <button id="fit-cancel" hidden>Stop</button></p>
     <div id="fit-run" hidden><p id="fit-prompt" class="prompt"></p><progress id="fit-progress" max="1" value="0"></progress> <span id="fit-left"></span></div>
     <div id="fit-result" hidden><p id="fit-score"></p><table id="fit-changes"><thead><tr><th>Setting</th><th>Now</th><th>Proposed</th></tr></thead><tbody></tbody></table>
@@ -264,6 +265,7 @@ enum WebPage {
       }
       const ul = $('fit-notes'); ul.textContent = '';
       for (const n of rep.notes) { const li = document.createElement('li'); li.textContent = n; ul.append(li); }
+      if (f.kept) text('fit-reply', 'Session kept: ' + f.kept);
       $('fit-save').disabled = !f.can_save;
       if (!f.can_save) text('fit-reply', 'nodwire run was started without --config: the proposal can be read here but not saved.');
     }
@@ -277,7 +279,7 @@ enum WebPage {
       text('tune-reply', (r.ok ? '' : r.status + ': ') + reply.message);
       document.activeElement.blur();
     });
-    $('fit-start').onclick = async () => { if (await post('/api/fit/start', 'pace=' + $('fit-pace').value)) fitPoll(); };
+    $('fit-start').onclick = async () => { if (await post('/api/fit/start', 'pace=' + $('fit-pace').value + ($('fit-keep').checked ? '&keep=1' : ''))) fitPoll(); };
     $('fit-cancel').onclick = async () => { await post('/api/fit/cancel'); fitPoll(); };
     $('fit-discard').onclick = async () => { await post('/api/fit/cancel'); fitPoll(); };
     $('fit-save').onclick = async () => { if (await post('/api/fit/save')) { document.body.dataset.fitSaved = 'yes'; } };
