@@ -84,7 +84,8 @@ public struct GestureSettings: Sendable, Equatable {
         public var maxOtherAngle: Double
         /// In the `contrastWindow` seconds before it, no stroke may exceed `contrast` x its mean stroke: a nod
         /// stands out of the motion before it (talking's own sways), however soon after talking it comes.
-        public var contrast = 0.7
+        /// Stricter for shakes (0.55) than nods (0.7): talking sways yaw about twice as far as pitch.
+        public var contrast: Double
         public var contrastWindow = 1.5
         /// The head has rested this long (s) at the end of a stroke: the gesture is over (and reported if it is
         /// one), and a continuous nodding answer that fired already may fire again after this.
@@ -94,8 +95,9 @@ public struct GestureSettings: Sendable, Equatable {
         /// Degrees the head must turn back before a turning point counts: above the pose's jitter.
         public var hysteresis = 1.5
 
-        public init(minAmplitude: Double, singleRange: Double, maxOtherAngle: Double) {
+        public init(minAmplitude: Double, singleRange: Double, maxOtherAngle: Double, contrast: Double) {
             self.minAmplitude = minAmplitude; self.singleRange = singleRange; self.maxOtherAngle = maxOtherAngle
+            self.contrast = contrast
         }
     }
 
@@ -135,8 +137,8 @@ public struct GestureSettings: Sendable, Equatable {
     public var zones = Zones()
     public var continuous = Continuous()
     public var discrete = Discrete()
-    public var nod = Swing(minAmplitude: 3, singleRange: 12, maxOtherAngle: 25)
-    public var shake = Swing(minAmplitude: 4, singleRange: 36, maxOtherAngle: 30)
+    public var nod = Swing(minAmplitude: 3, singleRange: 12, maxOtherAngle: 25, contrast: 0.7)
+    public var shake = Swing(minAmplitude: 4, singleRange: 36, maxOtherAngle: 30, contrast: 0.55)
     /// After a nod or shake, nothing else fires for this long (s): one event per gesture.
     public var refractory = 1.2
     public var proportional = Proportional()
