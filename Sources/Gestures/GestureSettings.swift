@@ -57,8 +57,9 @@ public struct GestureSettings: Sendable, Equatable {
     /// A nod (pitch) or a shake (yaw): strokes of one axis between turning points. docs/gestures.md
     /// explains each rule and how the defaults were measured.
     public struct Swing: Sendable, Equatable {
-        /// Degrees every stroke must cover. Small (3° nod, 4° shake) because size is not what separates a
-        /// nod from talking (docs/gestures.md); lower it for someone whose whole range is small.
+        /// Degrees every stroke must cover, the first (from rest, half a swing) too. Small (2° nod, 4° shake)
+        /// because size is not what separates a nod from talking (docs/gestures.md), and five landmarks read
+        /// some faces' pitch at ~0.6 of the truth: a 5° nod's first stroke reads ~3°.
         public var minAmplitude: Double
         /// A single out-and-back (one or one-and-a-half stroke pairs) counts as a gesture: a slow, deliberate
         /// "yes" often is one. Off: two cycles are needed, which never fire on a talker's head dip.
@@ -137,7 +138,7 @@ public struct GestureSettings: Sendable, Equatable {
     public var zones = Zones()
     public var continuous = Continuous()
     public var discrete = Discrete()
-    public var nod = Swing(minAmplitude: 3, singleRange: 12, maxOtherAngle: 25, contrast: 0.7)
+    public var nod = Swing(minAmplitude: 2, singleRange: 12, maxOtherAngle: 25, contrast: 0.7)
     public var shake = Swing(minAmplitude: 4, singleRange: 36, maxOtherAngle: 30, contrast: 0.55)
     /// After a nod or shake, nothing else fires for this long (s): one event per gesture.
     public var refractory = 1.2

@@ -143,10 +143,12 @@ struct SwingRecognizer: Sendable {
     /// Nothing that began before `time` may be part of a gesture (another gesture was reported).
     mutating func consume(until time: Double) { notBefore = max(notBefore, time) }
 
-    /// True while this axis is in a swing big enough to be part of a gesture (for holding back looks).
+    /// True while this axis is in a swing big enough to be part of a gesture (for holding back looks): a
+    /// stroke of `minAmplitude`, and at least twice the hysteresis, so a held look's creep and tremor
+    /// (2-3° on real heads) never count however small `minAmplitude` is set.
     var isSwinging: Bool {
         guard let c = turns.current, turns.direction != 0, let last = turns.points.last else { return false }
-        return abs(c.value - last.value) >= settings.minAmplitude || engaged
+        return abs(c.value - last.value) >= max(settings.minAmplitude, 2 * settings.hysteresis) || engaged
     }
 
     private func value(_ e: History.Entry) -> Double { axis == .yaw ? e.yaw : e.pitch }

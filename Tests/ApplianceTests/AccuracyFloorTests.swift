@@ -15,7 +15,7 @@ private enum Floor {
 
     // The synthetic dev set (NODWIRE_SYNTH_DEV): 4 faces x 3 scripts.
     static let synthClips = 12
-    static let synthMinNodsFound = 10              // of 12
+    static let synthMinNodsFound = 12              // of 12 (10 with a 3° nod stroke, before 2026-11-24)
     static let synthMinShakesFound = 7             // of 8
     static let synthMinLooksFound = 20             // of 24 (22 at 0f308f3, before the pose and recogniser rewrite)
     static let synthMaxFalseNods = 0               // 3 before a nod had to dip and face the camera (sweeps: 35° yaw, 25° up)
