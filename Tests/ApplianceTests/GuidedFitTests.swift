@@ -101,11 +101,28 @@ final class GuidedFitTests: XCTestCase {
         for (a, b) in zip(try thresholds(again.stdout), try thresholds(first.stdout)) { XCTAssertEqual(a, b, accuracy: 1.0) }
     }
 
+    /// Without labels (as from a camera) the terminal gives the prompts in turn on the clip's own clock,
+    /// and then the proposal.
+    func testTheTerminalGivesThePromptsInTurn() throws {
+        let clip = temp + "/camera-like.y4m"
+        try FileManager.default.copyItem(atPath: ReplayTests.root + "/.build-fixtures/clm_look.y4m", toPath: clip)
+        let run = try RunningNodwire(["calibrate", "--gestures", "--source", clip, "--pace", "0.25"])
+        XCTAssertEqual(run.finish(timeout: 120), 0, run.stderr)
+        let prompts = run.stderr.split(separator: "\n").filter { $0.hasPrefix(">> ") && !$0.hasPrefix(">> Back to rest") }.map { String($0.dropFirst(3)) }
+        XCTAssertEqual(prompts.first, FitStep.neutral.prompt)
+        XCTAssertEqual(prompts.filter { p in FitStep.allCases.contains { $0.prompt == p } }, FitStep.allCases.map(\.prompt), run.stderr)
+        XCTAssertTrue(run.stderr.contains(">> Back to rest. Next: " + FitStep.left.prompt), run.stderr)
+        XCTAssertTrue(run.stdout.contains("this session with the proposal: found"), run.stdout)
+    }
+
     func testBadRequestsAreRefusedInWords() throws {
         let clip = ReplayTests.root + "/.build-fixtures/clm_look.y4m"
         let noLabels = try RunningNodwire(["calibrate", "--gestures", "--source", clip, "--labels", temp + "/none.json", "--fast"])
         XCTAssertEqual(noLabels.finish(timeout: 60), 65)
         XCTAssertTrue(noLabels.stderr.contains("none.json") && noLabels.stderr.contains("cannot read it"), noLabels.stderr)
+        let badPace = try RunningNodwire(["calibrate", "--gestures", "--pace", "5"])
+        XCTAssertEqual(badPace.finish(timeout: 60), 64)
+        XCTAssertTrue(badPace.stderr.contains("--pace 5.0 is not allowed: from 0.25 (quick) to 2.0 (slow)"), badPace.stderr)
         let wrongMode = try RunningNodwire(["calibrate", "--labels", "x.json", "--source", clip])
         XCTAssertEqual(wrongMode.finish(timeout: 60), 64)
         XCTAssertTrue(wrongMode.stderr.contains("--labels needs --gestures"), wrongMode.stderr)

@@ -11,7 +11,7 @@ extension CalibrateCommand {
         if let camera { cameraSettings.camera = CameraSelector(parsing: camera) }
         let processor = try makeProcessor(settings.vision)
         var engine = GestureEngine(settings: settings.gestures)
-        let schedule = FitSchedule()
+        let schedule = FitSchedule(scale: pace)
         let display = PoseDisplay(zones: settings.gestures.zones)
 
         // The prompts: a clip's own timeline, else the live schedule.

@@ -46,6 +46,9 @@ struct CalibrateCommand: ParsableCommand {
     @Flag(help: "The guided fit: prompts for neutral, range, nods, shakes and talking, and fits the gesture settings too.")
     var gestures = false
 
+    @Option(help: "With --gestures: the pace of the prompts, 0.25 (quick) to 2 (twice the time for each step).")
+    var pace = 1.0
+
     @Option(help: "With --gestures --source: the clip's labelled timeline (default: NAME.labels.json beside NAME.y4m).")
     var labels: String?
 
@@ -58,6 +61,8 @@ struct CalibrateCommand: ParsableCommand {
         if camera != nil && sourceFile != nil { throw ValidationError("--camera and --source exclude each other: frames come from one of them") }
         if fast && sourceFile == nil { throw ValidationError("--fast needs --source FILE.y4m (a camera runs at its own pace)") }
         if labels != nil && (sourceFile == nil || !gestures) { throw ValidationError("--labels needs --gestures and --source FILE.y4m (the timeline of that clip)") }
+        if pace != 1 && !gestures { throw ValidationError("--pace needs --gestures (it paces the guided fit's prompts)") }
+        guard WebFit.paces.contains(pace) else { throw ValidationError("--pace \(pace) is not allowed: from \(WebFit.paces.lowerBound) (quick) to \(WebFit.paces.upperBound) (slow)") }
         if record != nil && !gestures { throw ValidationError("--record needs --gestures (it keeps the guided session)") }
     }
 
