@@ -17,7 +17,7 @@ extension CalibrateCommand {
         // The prompts: a clip's own timeline, else the live schedule.
         var clipSteps: [Int: FitStep]?
         if let sourceFile {
-            let path = labels ?? (sourceFile.hasSuffix(".y4m") ? String(sourceFile.dropLast(4)) : sourceFile) + ".labels.json"
+            let path = labels ?? ClipLabels.path(beside: sourceFile)
             if labels != nil || FileManager.default.fileExists(atPath: path) {
                 do { clipSteps = FitLabels.steps(try ClipLabels.read(path: path)) } catch {
                     throw Failure(message: "\(error)", exitCode: 65)
@@ -64,10 +64,11 @@ extension CalibrateCommand {
         display.finish()
         if let record, recorder != nil {
             let json = FitLabels.json(recordedSteps, frameRate: recordRate, source: "nodwire calibrate --gestures")
-            do { try json.write(toFile: record + ".labels.json", atomically: true, encoding: .utf8) } catch {
-                throw Failure(message: "\(record).labels.json: cannot write: \(error.localizedDescription)", exitCode: 73)
+            let labelsPath = ClipLabels.path(beside: record + ".y4m")
+            do { try json.write(toFile: labelsPath, atomically: true, encoding: .utf8) } catch {
+                throw Failure(message: "\(labelsPath): cannot write: \(error.localizedDescription)", exitCode: 73)
             }
-            print("session kept: \(record).y4m and \(record).labels.json (nodwire calibrate --gestures --source \(record).y4m fits it again)")
+            print("session kept: \(record).y4m and \(labelsPath) (nodwire calibrate --gestures --source \(record).y4m fits it again)")
         }
 
         let proposal: FitProposal

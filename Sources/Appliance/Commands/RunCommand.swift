@@ -125,8 +125,7 @@ struct RunCommand: AsyncParsableCommand {
         let pulsable = settings.outputs.pulsable
         let recordingPath = (source as? PacedRecording)?.path
         let sessionRate = recordingPath.flatMap { try? Y4MReader(path: $0).frameRate } ?? (settings.camera.fps > 0 ? settings.camera.fps : 15)
-        let fit = WebFit(loop: loop, configPath: configPath, sourcePath: recordingPath, vision: settings.vision,
-                         sessionsDir: settings.web.sessionsDir, frameRate: sessionRate, logger: logger)
+        let fit = WebFit(loop: loop, configPath: configPath, sourcePath: recordingPath, config: settings, frameRate: sessionRate, logger: logger)
         let web = hub.map { WebSetup.service(settings.web, token: webToken, hub: $0, loop: loop, outputs: outputs, pulsable: pulsable,
                                              sourceName: source.name, fit: fit, logger: logger) }
         if let server { logger.info("serving events on \(server.path)") }

@@ -40,6 +40,11 @@ struct LabelSegment: Equatable, Sendable {
 struct ClipLabels: Equatable, Sendable {
     var segments: [LabelSegment]
 
+    /// Where a clip's labels lie: NAME.labels.json beside NAME.y4m.
+    static func path(beside video: String) -> String {
+        (video.hasSuffix(".y4m") ? String(video.dropLast(4)) : video) + ".labels.json"
+    }
+
     static func read(path: String) throws(EvaluationError) -> ClipLabels {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .badLabels(file: path, reason: "cannot read it")

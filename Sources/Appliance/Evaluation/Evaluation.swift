@@ -69,9 +69,10 @@ struct Evaluation {
         for file in names.sorted() where file.hasSuffix(".y4m") {
             let name = String(file.dropLast(4))
             let path = { (suffix: String) in folder.appendingPathComponent(name + suffix).path }
-            guard FileManager.default.fileExists(atPath: path(".labels.json")) else { skipped(path(".y4m")); continue }
+            let labelsPath = ClipLabels.path(beside: path(".y4m"))
+            guard FileManager.default.fileExists(atPath: labelsPath) else { skipped(path(".y4m")); continue }
             let truth = FileManager.default.fileExists(atPath: path(".pose.csv")) ? try PoseTruth.read(path: path(".pose.csv")) : nil
-            let labels = try ClipLabels.read(path: path(".labels.json"))
+            let labels = try ClipLabels.read(path: labelsPath)
             clips.append(LabelledClip(name: name, video: path(".y4m"), labels: labels, truth: truth))
         }
         guard !clips.isEmpty else { throw .noClips(directory) }

@@ -28,7 +28,8 @@ final class WebFit: @unchecked Sendable {
     let configPath: String?
     /// A labelled recording being played, whose labels are the prompts.
     let labelledClip: (video: String, labels: String)?
-    let vision: VisionSettings
+    /// The settings nodwire was started with (the recording fit runs its own pipeline with them).
+    let config: NodwireConfig
     let logger: Logger
     /// Saving and reloading, as the page's own settings form does.
     var tuning: WebTuning
@@ -36,22 +37,20 @@ final class WebFit: @unchecked Sendable {
     private var phase = Phase.idle
 
     /// Where sessions are kept as clips when asked (web.sessions_dir), and at what frame rate.
-    let sessionsDir: String
+    var sessionsDir: String { config.web.sessionsDir }
     let frameRate: Double
     /// The last kept session (or why it could not be kept), for the page.
     private var kept: String?
 
-    init(loop: FrameLoop, configPath: String?, sourcePath: String?, vision: VisionSettings, sessionsDir: String = "",
-         frameRate: Double = 15, logger: Logger) {
+    init(loop: FrameLoop, configPath: String?, sourcePath: String?, config: NodwireConfig, frameRate: Double = 15, logger: Logger) {
         self.loop = loop
         self.configPath = configPath
-        self.sessionsDir = sessionsDir
         self.frameRate = frameRate
-        self.vision = vision
+        self.config = config
         self.logger = logger
         tuning = WebTuning(configPath: configPath, logger: logger)
         labelledClip = sourcePath.flatMap { video in
-            let labels = (video.hasSuffix(".y4m") ? String(video.dropLast(4)) : video) + ".labels.json"
+            let labels = ClipLabels.path(beside: video)
             return FileManager.default.fileExists(atPath: labels) ? (video, labels) : nil
         }
     }
@@ -67,7 +66,7 @@ final class WebFit: @unchecked Sendable {
             loop.record(into: nil)
             let settings = loop.current.gestures
             Thread.detachNewThread { [self] in
-                let outcome = Result { try Self.fitRecording(clip, settings: settings, vision: vision) }
+                let outcome = Result { try Self.fitRecording(clip, settings: settings, config: config) }
                 lock.withLock {
                     switch outcome {
                     case let .success(p): phase = .done(FitReport(proposal: p, current: settings))
@@ -164,7 +163,7 @@ final class WebFit: @unchecked Sendable {
             logger.error("web: the session could not be kept: \(f.message)")
             return "not kept: \(f.message)"
         case let .success(times):
-            let labels = String(clip.path.dropLast(4)) + ".labels.json"
+            let labels = ClipLabels.path(beside: clip.path)
             let json = FitLabels.json(times.map { schedule.step(at: $0 - start) }, frameRate: clip.frameRate, source: "nodwire run: guided fit on the setup page")
             do { try json.write(toFile: labels, atomically: true, encoding: .utf8) } catch {
                 return "not kept: \(labels): \(error.localizedDescription)"
@@ -183,16 +182,13 @@ final class WebFit: @unchecked Sendable {
         return Reply(ok: reply.status == .ok, message: reply.message)
     }
 
-    /// The fit on a whole labelled recording, every frame, with a processor of its own.
-    static func fitRecording(_ clip: (video: String, labels: String), settings: GestureSettings, vision: VisionSettings) throws -> FitProposal {
+    /// The fit on a whole labelled recording, every frame, through the pipeline as `nodwire replay` runs it,
+    /// with a processor of its own.
+    static func fitRecording(_ clip: (video: String, labels: String), settings: GestureSettings, config: NodwireConfig) throws -> FitProposal {
         let steps = FitLabels.steps(try ClipLabels.read(path: clip.labels))
-        let processor = try ConfigReload.processor(vision)
-        var reader = try Y4MReader(path: clip.video)
-        var frame = LumaFrame(width: 1, height: 1)
         var recording = FitRecording()
-        while try reader.next(into: &frame) {
-            recording.append(HeadSample(processor.process(frame)), step: steps[frame.index])
-        }
+        _ = try Replay(file: clip.video, settings: config, processor: try ConfigReload.processor(config.vision))
+            .run(onFrame: { recording.append(HeadSample($0), step: steps[$0.index]) }, onEvent: { _ in })
         return try GestureFit.propose(recording, from: settings, reaction: 0)
     }
 
