@@ -32,15 +32,41 @@ struct FrameLoopSnapshot: Equatable, Sendable {
     var frameTime = 0.0
     var pose: Angles?
     var neutral: Angles?
-    var zones = GestureSettings().zones
-    /// The gesture settings in use (the guided fit starts from them).
+    /// The gesture settings in use (the guided fit starts from them), and their zones (the page's plot).
     var gestures = GestureSettings()
+    var zones: GestureSettings.Zones { gestures.zones }
 }
 
 /// The newest processed frame and what was seen in it, kept for the setup page's live picture.
 struct LoopPicture: Sendable {
     var frame: LumaFrame
     var face: FaceObservation?
+}
+
+/// Keeps the live picture for the setup page (the frame loop's and a replay's): only until `wantedUntil`
+/// (someone asked for it lately), at most one every `interval`, so no viewer costs no copy at all.
+struct PictureKeeper: Sendable {
+    static let interval = 0.15
+    private var wantedUntil = -Double.infinity
+    private var takenAt = -Double.infinity
+    private var picture: LoopPicture?
+
+    /// The newest picture kept (nil until one is), and keep keeping them for `seconds` from `now`.
+    mutating func watch(for seconds: Double, now: Double) -> LoopPicture? {
+        wantedUntil = now + seconds
+        return picture
+    }
+
+    /// A processed frame: kept if someone is watching and the last one is old enough; dropped when nobody is.
+    mutating func offer(_ frame: LumaFrame, face: FaceObservation?, now: Double) {
+        if now < wantedUntil && now - takenAt >= Self.interval {
+            // A copy of the pixels happens only when the source next writes into `frame`.
+            picture = LoopPicture(frame: frame, face: face)
+            takenAt = now
+        } else if now >= wantedUntil {
+            picture = nil
+        }
+    }
 }
 
 /// Settings the frame loop takes between two frames after a reload: a new engine, a new vision processor
@@ -83,12 +109,7 @@ final class FrameLoop: @unchecked Sendable {
     /// must not take the governor's time backwards.
     private var clockOffset = 0.0
     private var pausedUntil: Double?
-    /// The live picture: kept only until this MonotonicClock time (someone asked for it lately), at most
-    /// `pictureInterval` apart, so no viewer costs no copy at all.
-    private var pictureWantedUntil = -Double.infinity
-    private var pictureTakenAt = -Double.infinity
-    private var picture: LoopPicture?
-    static let pictureInterval = 0.15
+    private var pictures = PictureKeeper()
     /// Where the head samples go while the setup page records a guided fit.
     private var tap: SampleTap?
 
@@ -97,6 +118,7 @@ final class FrameLoop: @unchecked Sendable {
         self.source = source
         self.processor = processor
         engine = GestureEngine(settings: gestures)
+        snapshot.gestures = gestures
         governed = GovernedLoop(settings: budget, startTime: 0, readSensors: readSensors)
         self.readSensors = readSensors
         self.outputs = outputs
@@ -124,10 +146,7 @@ final class FrameLoop: @unchecked Sendable {
 
     /// The newest frame kept for a viewer (nil until one is), and keep keeping them for `seconds`; any thread.
     func watchPicture(for seconds: Double = 3) -> LoopPicture? {
-        lock.withLock {
-            pictureWantedUntil = MonotonicClock.now() + seconds
-            return picture
-        }
+        lock.withLock { pictures.watch(for: seconds, now: MonotonicClock.now()) }
     }
 
     /// Records every processed frame's head sample into `tap` from the next frame on (nil stops); any thread.
@@ -233,15 +252,7 @@ final class FrameLoop: @unchecked Sendable {
                 snapshot.frameTime = frame.time
                 snapshot.pose = result.face.map { Angles(yaw: $0.pose.yaw, pitch: $0.pose.pitch) }
                 snapshot.neutral = engine.state.neutral
-                snapshot.zones = engine.settings.zones
-                snapshot.gestures = engine.settings
-                if now < pictureWantedUntil && now - pictureTakenAt >= Self.pictureInterval {
-                    // A copy of the pixels happens only when the source next writes into `frame`.
-                    picture = LoopPicture(frame: frame, face: result.face)
-                    pictureTakenAt = now
-                } else if now >= pictureWantedUntil {
-                    picture = nil
-                }
+                pictures.offer(frame, face: result.face, now: now)
                 return (snapshot.frames == 1, self.tap)
             }
             tap?.add(sample, frame: frame)
@@ -303,6 +314,7 @@ final class FrameLoop: @unchecked Sendable {
     private func restartEngine(at frame: LumaFrame, reason: String, settings: GestureSettings? = nil) throws(RunError) {
         try endEngine(at: frame, reason: reason)
         engine = GestureEngine(settings: settings ?? engine.settings)
+        lock.withLock { snapshot.gestures = engine.settings }   // the settings change only here, not each frame
     }
 
     /// The camera went away: say so, close what is open, every output to safe (fault) until it is back.

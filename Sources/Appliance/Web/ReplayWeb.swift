@@ -11,20 +11,14 @@ final class ReplayWatch: LoopView, @unchecked Sendable {
     let hub: WebHub
     private let lock = NSLock()
     private var snapshot = FrameLoopSnapshot()
-    /// As in FrameLoop: a frame is kept only within a few seconds of a request, at most one a `pictureInterval`.
-    private var picture: LoopPicture?
-    private var pictureWantedUntil = -Double.infinity
-    private var pictureTakenAt = -Double.infinity
+    private var pictures = PictureKeeper()
 
     init(hub: WebHub) { self.hub = hub }
 
     var current: FrameLoopSnapshot { lock.withLock { snapshot } }
 
     func watchPicture(for seconds: Double) -> LoopPicture? {
-        lock.withLock {
-            pictureWantedUntil = MonotonicClock.now() + seconds
-            return picture
-        }
+        lock.withLock { pictures.watch(for: seconds, now: MonotonicClock.now()) }
     }
 
     /// A frame the governor passed over.
@@ -48,13 +42,8 @@ final class ReplayWatch: LoopView, @unchecked Sendable {
             snapshot.frameTime = frame.time
             snapshot.pose = result.face.map { Angles(yaw: $0.pose.yaw, pitch: $0.pose.pitch) }
             snapshot.neutral = engine.state.neutral
-            snapshot.zones = engine.settings.zones
-            if now < pictureWantedUntil, now - pictureTakenAt >= FrameLoop.pictureInterval {
-                picture = LoopPicture(frame: frame, face: result.face)
-                pictureTakenAt = now
-            } else if now >= pictureWantedUntil {
-                picture = nil
-            }
+            snapshot.gestures = engine.settings
+            pictures.offer(frame, face: result.face, now: now)
         }
     }
 
