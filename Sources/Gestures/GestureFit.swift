@@ -231,16 +231,10 @@ public enum GestureFit {
         func rms(_ v: [Double], about c: Double) -> Double { (v.reduce(0) { $0 + ($1 - c) * ($1 - c) } / Double(v.count)).squareRoot() }
         var m = FitMeasures(neutral: neutral, restNoise: Angles(yaw: rms(still.map(\.a.yaw), about: neutral.yaw),
                                                                pitch: rms(still.map(\.a.pitch), about: neutral.pitch)))
-        for d in Direction.allCases {
-            let step: FitStep = [.left: .left, .right: .right, .up: .up, .down: .down][d]!
+        for step in FitStep.allCases {
+            guard let d = step.direction else { continue }
             let along = (steps[step] ?? []).map { GestureEngine.distance(Angles(yaw: $0.a.yaw - neutral.yaw, pitch: $0.a.pitch - neutral.pitch), d) }
-            let v = along.isEmpty ? 0 : max(0, percentile(along, 0.95))
-            switch d {
-            case .left: m.reach.left = v
-            case .right: m.reach.right = v
-            case .up: m.reach.up = v
-            case .down: m.reach.down = v
-            }
+            m.reach[d] = along.isEmpty ? 0 : max(0, percentile(along, 0.95))
         }
         m.nodStroke = typicalStroke(strokes((steps[.nod] ?? []).map { ($0.t, $0.a.pitch) }, hysteresis: hysteresis.nod))
         m.shakeStroke = typicalStroke(strokes((steps[.shake] ?? []).map { ($0.t, $0.a.yaw) }, hysteresis: hysteresis.shake))
@@ -279,9 +273,10 @@ public enum GestureFit {
         if !reachMissing.isEmpty {
             notes.append("not turned far enough (\(fmt(minimumReach))°): \(reachMissing.map(\.rawValue).joined(separator: ", ")); that axis keeps its zones")
         }
-        let looseMargin = margin.isFinite ? margin : margins.last!
+        // The last margin is "singles off": the widest finite margin, and no single out-and-back counts.
+        let finite = margin.isFinite ? margin : margins.last!
         func zone(_ a: Double, _ b: Double, noise: Double, talk: Double, axis: String) -> (idle: Double, threshold: Double) {
-            let z = Self.zone(reach: min(a, b), noise: noise, talk: m.talked ? talk : nil, margin: looseMargin)
+            let z = Self.zone(reach: min(a, b), noise: noise, talk: m.talked ? talk : nil, margin: finite)
             if z.crowded {
                 notes.append("\(axis): talking goes \(fmt(talk))° from rest, near the comfortable reach (\(fmt(min(a, b)))°): looks on this axis need \(Int(singleFraction * 100))% of it")
             }
@@ -293,8 +288,10 @@ public enum GestureFit {
         if !reachMissing.contains(.up) && !reachMissing.contains(.down) {
             (s.zones.idlePitch, s.zones.thresholdPitch) = zone(m.reach.up, m.reach.down, noise: m.restNoise.pitch, talk: m.talkOffset.pitch, axis: "pitch")
         }
-        s.nod = swing(current.nod, stroke: m.nodStroke, talk: m.talked ? m.talkPitchStroke : nil, margin: margin, name: "nod", notes: &notes)
-        s.shake = swing(current.shake, stroke: m.shakeStroke, talk: m.talked ? m.talkYawStroke : nil, margin: margin, name: "shake", notes: &notes)
+        s.nod = swing(current.nod, stroke: m.nodStroke, talk: m.talked ? m.talkPitchStroke : nil, margin: finite,
+                      singles: margin.isFinite, name: "nod", notes: &notes)
+        s.shake = swing(current.shake, stroke: m.shakeStroke, talk: m.talked ? m.talkYawStroke : nil, margin: finite,
+                        singles: margin.isFinite, name: "shake", notes: &notes)
         return s
     }
 
@@ -314,8 +311,9 @@ public enum GestureFit {
         return (rounded(idle), rounded(threshold), crowded)
     }
 
-    /// A nod's or shake's sizes for a person whose strokes are `stroke` and whose talking strokes reach `talk`.
-    static func swing(_ current: GestureSettings.Swing, stroke: Double?, talk: Double?, margin: Double,
+    /// A nod's or shake's sizes for a person whose strokes are `stroke` and whose talking strokes reach `talk`;
+    /// `singles` false when single out-and-backs are off whatever the sizes (the last try of `propose`).
+    static func swing(_ current: GestureSettings.Swing, stroke: Double?, talk: Double?, margin: Double, singles: Bool,
                       name: String, notes: inout [String]) -> GestureSettings.Swing {
         var w = current
         guard let stroke else {
@@ -323,15 +321,15 @@ public enum GestureFit {
             return w
         }
         let talkStroke = talk ?? 0
-        let finiteMargin = margin.isFinite ? margin : margins.last!
-        // Every stroke: at most half the person's own, raised toward their talking strokes when those are big.
+        // Every stroke: at most `strokeFraction` of the person's own, raised toward their talking strokes
+        // when those are big.
         let ceiling = strokeFraction * stroke
         // Never below the turning-point hysteresis: lowering that too was tried and lost nods (docs/gestures.md).
-        w.minAmplitude = rounded(max(w.hysteresis + minimumStrokeOverHysteresis, min(ceiling, max(current.minAmplitude, finiteMargin * talkStroke * strokeFraction))))
+        w.minAmplitude = rounded(max(w.hysteresis + minimumStrokeOverHysteresis, min(ceiling, max(current.minAmplitude, margin * talkStroke * strokeFraction))))
         // A single out-and-back: within the person's own stroke, above their largest talking stroke.
         let fits = singleFraction * stroke
-        let above = finiteMargin * talkStroke
-        if !margin.isFinite || above > fits {
+        let above = margin * talkStroke
+        if !singles || above > fits {
             w.single = false
             notes.append("\(name): a single \(name) (\(fmt(stroke))°) is no bigger than the strokes of talking (\(fmt(talkStroke))°): two are needed")
         } else {

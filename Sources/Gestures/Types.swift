@@ -51,11 +51,21 @@ public struct DirectionValues: Sendable, Equatable {
     public var left = 0.0, right = 0.0, up = 0.0, down = 0.0
     public init() {}
     public subscript(d: Direction) -> Double {
-        switch d {
-        case .left: return left
-        case .right: return right
-        case .up: return up
-        case .down: return down
+        get {
+            switch d {
+            case .left: return left
+            case .right: return right
+            case .up: return up
+            case .down: return down
+            }
+        }
+        set {
+            switch d {
+            case .left: left = newValue
+            case .right: right = newValue
+            case .up: up = newValue
+            case .down: down = newValue
+            }
         }
     }
 }
