@@ -47,7 +47,7 @@ final class CalibrateTests: XCTestCase {
         let clip = ReplayTests.root + "/.build-fixtures/clm_look.y4m"
         let config = NSTemporaryDirectory() + "calibrate-\(getpid()).toml"
         try "# keep me\n[vision]\nmirrored = false\n".write(toFile: config, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: config) }
+        defer { try? FileManager.default.removeItem(atPath: config); try? FileManager.default.removeItem(atPath: config + ".bak") }
         let run = try RunningNodwire(["calibrate", "--source", clip, "--fast", "--config", config, "--save"])
         XCTAssertEqual(run.finish(timeout: 60), 0, run.stderr)
         XCTAssertTrue(run.stderr.hasPrefix("0 s  no face\n1 s  face  yaw "), "one line a second off a terminal: \(run.stderr)")

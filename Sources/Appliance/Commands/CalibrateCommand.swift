@@ -14,7 +14,7 @@ struct CalibrateCommand: ParsableCommand {
         then turn your head comfortably left and right and tilt it up and down, once or twice each. Thresholds \
         are set at half of the smaller reach of each axis, the idle zone from how still the head is at rest. \
         An axis whose directions were not both shown keeps its values. With --save the config file's \
-        gestures.zones settings are changed in place (other lines stay).
+        gestures.zones settings are changed in place (other lines stay; the old file is kept as FILE.bak).
 
         With --gestures: the guided fit (docs/gestures.md). Prompts, one after the other: look straight, turn \
         left, right, up, down as far as is comfortable, nod "yes" a few times, shake "no" a few times, talk for \
@@ -40,7 +40,7 @@ struct CalibrateCommand: ParsableCommand {
     @Flag(help: "With --source: as fast as possible instead of at the recording's rate.")
     var fast = false
 
-    @Flag(help: "Write the proposed settings into the --config file (with --gestures the old file is kept as FILE.bak).")
+    @Flag(help: "Write the proposed settings into the --config file (the old file is kept as FILE.bak).")
     var save = false
 
     @Flag(help: "The guided fit: prompts for neutral, range, nods, shakes and talking, and fits the gesture settings too.")
@@ -94,19 +94,8 @@ struct CalibrateCommand: ParsableCommand {
                                         ("gestures.zones.threshold_yaw", proposed.thresholdYaw), ("gestures.zones.threshold_pitch", proposed.thresholdPitch)]
         for (key, value) in keys { print("\(key) = \(fmt(value))") }
         guard save, let config else { return }
-        // Read as the loader reads it: a file that became unreadable or not text is refused, not replaced.
-        let text: String
-        do { text = try ConfigLoader.text(file: config) } catch {
-            throw Failure(message: "nothing written: \(error)", exitCode: ConfigError.exitCode)
-        }
-        let edited = ConfigFileEdit.set(keys.map { ($0.0, ConfigValue.double($0.1)) }, in: text)
-        do { _ = try ConfigLoader.parse(edited, file: config) } catch {
-            throw Failure(message: "the proposed zones do not fit the other settings, nothing written: \(error)", exitCode: 78)
-        }
-        do { try edited.write(toFile: config, atomically: true, encoding: .utf8) } catch {
-            throw Failure(message: "\(config): cannot write: \(error.localizedDescription)", exitCode: 73)
-        }
-        print("saved to \(config); a running nodwire takes it on SIGHUP (systemctl reload nodwire)")
+        let saved = try ConfigFileSave.save(keys.map { ($0.0, ConfigValue.double($0.1)) }, to: config)
+        print("saved to \(saved.path) (the old file is \(saved.backup)); a running nodwire takes it on SIGHUP (systemctl reload nodwire)")
     }
 
     private func fmt(_ v: Double) -> String { EventJSON.number(v, 1) }
