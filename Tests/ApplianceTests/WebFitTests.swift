@@ -100,6 +100,17 @@ extension WebTests {
         XCTAssertEqual(frames, labels.segments.last.map { $0.end + 1 }, "one label for every frame kept")
         XCTAssertGreaterThan(frames, 100)
 
+        // A Start over a session under way ends it first: its half-kept clip goes, only the new one's stays,
+        // and Stop removes that too (a session stopped half way is not kept).
+        XCTAssertEqual(try http(port, "/api/fit/start", post: true, headers: [origin], data: "pace=1&keep=1").code, 200)
+        Thread.sleep(forTimeInterval: 1.5)
+        XCTAssertEqual(try http(port, "/api/fit/start", post: true, headers: [origin], data: "pace=1&keep=1").code, 200)
+        Thread.sleep(forTimeInterval: 1.5)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sessions).filter { $0.hasSuffix(".y4m") }.count, 2,
+                       "the finished session's clip and the running one's")
+        XCTAssertEqual(try http(port, "/api/fit/cancel", post: true, headers: [origin]).code, 200)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sessions).sorted(), names, "only the finished session is kept")
+
         // A new session can be stopped; the state goes back to idle and the config is untouched.
         let (_, other) = try serve("fit-nofolder", clip: clip)
         let noFolder = try http(other, "/api/fit/start", post: true, headers: ["Origin: http://127.0.0.1:\(other)"], data: "pace=1&keep=1")

@@ -62,8 +62,7 @@ final class WebFit: @unchecked Sendable {
         let busy: Bool = lock.withLock { if case .working = phase { return true }; return false }
         guard !busy else { return Reply(ok: false, message: "a fit is being worked out; wait for it") }
         if let clip = labelledClip {
-            lock.withLock { phase = .working }
-            loop.record(into: nil)
+            replacePhase(with: .working)
             let settings = loop.current.gestures
             Thread.detachNewThread { [self] in
                 let outcome = Result { try Self.fitRecording(clip, settings: settings, config: config) }
@@ -77,7 +76,7 @@ final class WebFit: @unchecked Sendable {
             logger.notice("web: guided fit on the recording \(clip.video), its labels as the prompts")
             return Reply(ok: true, message: "fitting on the recording \(clip.video) with its labels as the prompts")
         }
-        var clip: SessionClipWriter?
+        var clipPath: String?
         if keep {
             guard !sessionsDir.isEmpty else {
                 return Reply(ok: false, message: "web.sessions_dir is not set: a session can be kept as a clip only in a folder the config names")
@@ -88,28 +87,38 @@ final class WebFit: @unchecked Sendable {
                 return Reply(ok: false, message: "web.sessions_dir \(sessionsDir): not a folder this service may write (docs/web.md)")
             }
             let stamp = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withYear, .withMonth, .withDay, .withTime])
-            clip = SessionClipWriter(path: "\(sessionsDir)/fit-\(stamp).y4m", frameRate: frameRate)
+            clipPath = "\(sessionsDir)/fit-\(stamp).y4m"
         }
+        // A session under way ends (and its clip goes) before the new one's clip is opened: both may have
+        // the same name within a second.
+        replacePhase(with: .idle)
+        let clip = clipPath.map { SessionClipWriter(path: $0, frameRate: frameRate) }
         let tap = SampleTap(clip: clip)
-        lock.withLock { phase = .recording(tap, FitSchedule(scale: pace)); kept = nil }
+        lock.withLock { phase = .recording(tap, FitSchedule(scale: pace)) }
         loop.record(into: tap)
         logger.notice("web: guided fit started\(clip.map { ", keeping the session as \($0.path)" } ?? "")")
         return Reply(ok: true, message: "started: follow the prompts")
     }
 
     func cancel() -> Reply {
+        replacePhase(with: .idle)
+        return Reply(ok: true, message: "the fit was stopped; nothing was changed")
+    }
+
+    /// Moves to `next`, ending a session under way first (a Stop, or a new Start over it): the loop stops
+    /// handing it samples, and a clip it was keeping is closed (its thread ends) and removed, because a
+    /// session stopped half way is not kept.
+    private func replacePhase(with next: Phase) {
         loop.record(into: nil)
         let running: SampleTap? = lock.withLock {
-            defer { phase = .idle }
+            defer { phase = next; kept = nil }
             if case let .recording(tap, _) = phase { return tap }
             return nil
         }
-        // A session stopped half way is not kept.
         if let clip = running?.clip {
             _ = clip.finish()
             try? FileManager.default.removeItem(atPath: clip.path)
         }
-        return Reply(ok: true, message: "the fit was stopped; nothing was changed")
     }
 
     /// The state for the page; finishes a live session whose prompts are over.
