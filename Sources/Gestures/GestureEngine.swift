@@ -195,12 +195,13 @@ public struct GestureEngine: Sendable {
             if let b = beyond, !posture {
                 if candidate?.direction != b { candidate = (b, t) }
                 // A head still swinging (a slow, wide nod passes the threshold too) is not holding a look. A look
-                // up or down also waits until pitch has settled for as long as a nod may pause at its turn
-                // (`nod.max_hold`): a slow, wide nod's top or bottom is beyond the threshold for longer than the
-                // dwell, but it turns there; a held look may creep on slowly, not turn.
-                let vertical = b == .up || b == .down
+                // also waits until its axis has settled for as long as a nod or shake may pause at its turn
+                // (`max_hold`): a slow, wide nod's or shake's extremes are beyond the threshold for longer than
+                // the dwell, but it turns there; a held look may creep on slowly, not turn.
+                let swing = b == .up || b == .down ? settings.nod : settings.shake
+                let axis: KeyPath<History.Entry, Double> = b == .up || b == .down ? \.pitch : \.yaw
                 let swinging = nodRecognizer.isSwinging || shakeRecognizer.isSwinging
-                    || (vertical && pitchRange(since: t - settings.nod.maxHold) > Self.settledRange * settings.nod.hysteresis)
+                    || range(axis, since: t - swing.maxHold) > Self.settledRange * swing.hysteresis
                 if let c = candidate, t - c.since >= settings.continuous.dwell, !quiet, !swinging {
                     state.activeLook = b
                     out.append(event(.lookStart, direction: b, distance: Self.distance(offset, b)))
@@ -302,17 +303,17 @@ public struct GestureEngine: Sendable {
         return e
     }
 
-    /// How far pitch may move (x the nod hysteresis) over `nod.max_hold` and still count as held: a slow nod
-    /// turning over at ±30° moves ~4.5° there, a head holding a look and creeping on moves well under 3°.
+    /// How far an axis may move (x its hysteresis) over its `max_hold` and still count as held: a slow nod or
+    /// shake turning over at ±30° moves ~4.5° there, a head holding a look and creeping on moves well under 3°.
     static let settledRange = 2.0
 
-    /// Degrees between the highest and lowest smoothed pitch since `time`.
-    private func pitchRange(since time: Double) -> Double {
+    /// Degrees between the highest and lowest smoothed value of one axis since `time`.
+    private func range(_ axis: KeyPath<History.Entry, Double>, since time: Double) -> Double {
         var lo = Double.infinity, hi = -Double.infinity
         var i = history.count - 1
         while i >= 0, history[i].time >= time {
-            lo = min(lo, history[i].pitch)
-            hi = max(hi, history[i].pitch)
+            lo = min(lo, history[i][keyPath: axis])
+            hi = max(hi, history[i][keyPath: axis])
             i -= 1
         }
         return hi >= lo ? hi - lo : 0

@@ -76,8 +76,12 @@ public struct GestureSettings: Sendable, Equatable {
         public var minSymmetry = 0.35
         /// It must end within this fraction of its largest stroke of where it began.
         public var returnTolerance = 0.35
-        /// The other axis may move at most this fraction of this axis's range.
-        public var maxCrossRatio = 0.5
+        /// The other axis may move at most this fraction of this axis's range: one axis dominates. Stricter for
+        /// shakes (0.4) than nods (0.5) because five landmarks read pitch at ~0.8 of the truth on the median face
+        /// (0.6-1.0): the same head motion reads smaller as a shake's other axis, bigger as a nod's. Talking
+        /// sways both axes: every false shake in our rendered talking moved pitch 0.42-0.5 of its yaw range,
+        /// every rendered shake found under 0.25.
+        public var maxCrossRatio: Double
         /// Degrees from facing the camera on the other axis (yaw for a nod, pitch for a shake) beyond which
         /// nothing counts: there five landmarks mix turning into nodding (measured on the rendered sweeps:
         /// up to 15° of false pitch at 35° of yaw, under 3° within 25°), so a turn held to one side would
@@ -96,9 +100,9 @@ public struct GestureSettings: Sendable, Equatable {
         /// Degrees the head must turn back before a turning point counts: above the pose's jitter.
         public var hysteresis = 1.5
 
-        public init(minAmplitude: Double, singleRange: Double, maxOtherAngle: Double, contrast: Double) {
-            self.minAmplitude = minAmplitude; self.singleRange = singleRange; self.maxOtherAngle = maxOtherAngle
-            self.contrast = contrast
+        public init(minAmplitude: Double, singleRange: Double, maxCrossRatio: Double, maxOtherAngle: Double, contrast: Double) {
+            self.minAmplitude = minAmplitude; self.singleRange = singleRange; self.maxCrossRatio = maxCrossRatio
+            self.maxOtherAngle = maxOtherAngle; self.contrast = contrast
         }
     }
 
@@ -138,8 +142,8 @@ public struct GestureSettings: Sendable, Equatable {
     public var zones = Zones()
     public var continuous = Continuous()
     public var discrete = Discrete()
-    public var nod = Swing(minAmplitude: 2, singleRange: 12, maxOtherAngle: 25, contrast: 0.7)
-    public var shake = Swing(minAmplitude: 4, singleRange: 36, maxOtherAngle: 30, contrast: 0.55)
+    public var nod = Swing(minAmplitude: 2, singleRange: 12, maxCrossRatio: 0.5, maxOtherAngle: 25, contrast: 0.7)
+    public var shake = Swing(minAmplitude: 4, singleRange: 36, maxCrossRatio: 0.4, maxOtherAngle: 30, contrast: 0.55)
     /// After a nod or shake, nothing else fires for this long (s): one event per gesture.
     public var refractory = 1.2
     public var proportional = Proportional()

@@ -55,10 +55,20 @@ struct TurningPoints: Sendable {
         points.reserveCapacity(keep + 1)
     }
 
-    mutating func reset() { points.removeAll(keepingCapacity: true); current = nil; direction = 0 }
+    mutating func reset() { points.removeAll(keepingCapacity: true); current = nil; direction = 0; lastTime = -.infinity }
+
+    /// When the previous sample came.
+    private var lastTime = -Double.infinity
+    /// Hysteresis widths a second: a head moving on toward its extreme faster than this is still arriving
+    /// there (the settle is timed from its arrival), slower is creeping. A quarter of the hysteresis in 1/30 s:
+    /// the same as the rule it replaced at 30 fps, which counted a quarter hysteresis a *sample*, so at 15 fps a
+    /// head slowing to rest kept arriving twice as long, settled late, and a single nod was reported after
+    /// the person had finished it by more than half a second.
+    static let arrivalSpeed = 7.5
 
     /// Adds a sample; true when it confirmed a new turning point.
     mutating func add(_ v: Double, at t: Double) -> Bool {
+        defer { lastTime = t }
         guard var c = current else { current = Point(arrived: t, left: t, value: v); return false }
         defer { current = c }
         if direction == 0 {
@@ -72,7 +82,8 @@ struct TurningPoints: Sendable {
         }
         if (v - c.value) * Double(direction) > 0 {
             // Creeping on by jitter does not restart the clock at the extreme (the settle is timed from it).
-            c = (v - c.value) * Double(direction) > hysteresis / 4 ? Point(arrived: t, left: t, value: v) : Point(arrived: c.arrived, left: t, value: v)
+            let arriving = (v - c.value) * Double(direction) > Self.arrivalSpeed * hysteresis * (t - lastTime)
+            c = arriving ? Point(arrived: t, left: t, value: v) : Point(arrived: c.arrived, left: t, value: v)
         } else if abs(v - c.value) <= hysteresis / 2 {
             c.left = t
         } else if abs(v - c.value) >= hysteresis {
@@ -228,9 +239,11 @@ struct SwingRecognizer: Sendable {
         if settled {
             guard abs(p[b].value - p[a].value) <= s.returnTolerance * largest else { return nil }
         }
-        // What came before: no stroke as big that set off in the contrast window.
+        // What came before: no stroke as big that set off in the contrast window. An answer already reported
+        // (before `notBefore`) is not background motion: a quick small "no" 1 s after a wide one is judged
+        // against the rest between them, not against the wide one.
         var i = a
-        while i > 0, p[a].left - p[i - 1].left <= s.contrastWindow {
+        while i > 0, p[i - 1].left >= notBefore, p[a].left - p[i - 1].left <= s.contrastWindow {
             if abs(p[i].value - p[i - 1].value) > s.contrast * mean { return nil }
             i -= 1
         }

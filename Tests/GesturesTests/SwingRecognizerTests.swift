@@ -179,14 +179,79 @@ final class SwingRecognizerTests: XCTestCase {
         XCTAssertEqual(s.events(settings).of(.nod).count, 1)
     }
 
+    /// A "no" is a turn of the head, one axis: a sway that bobs the head up and down by nearly half as much
+    /// as it turns is talking, not a shake. The nod allows more (0.5): pitch reads small (docs/gestures.md).
+    func testShakeIsOneAxis() {
+        for (bob, expected) in [(0.0, 1), (0.3, 1), (0.45, 0)] {
+            var s = Stream()
+            s.rest(1)
+            s.add(1.2) { t in (8 * sin(2 * .pi * t / 0.6), 8 * bob * sin(2 * .pi * t / 0.6)) }
+            s.rest(1.5)
+            XCTAssertEqual(s.events().of(.shake).count, expected, "pitch \(bob) of yaw: \(s.events().gestures)")
+        }
+        var nod = Stream()
+        nod.rest(1)
+        nod.add(1.2) { t in (-8 * 0.45 * sin(2 * .pi * t / 0.6), -8 * sin(2 * .pi * t / 0.6)) }
+        nod.rest(1.5)
+        XCTAssertEqual(nod.events().of(.nod).count, 1, "\(nod.events().gestures)")
+    }
+
+    /// A quick small "no" a second after a wide one is a second answer: the first is not background motion
+    /// it must stand out from (contrast), the rest between them is.
+    func testSmallShakeSoonAfterAWideOneCounts() {
+        var s = Stream()
+        s.fps = 30
+        s.rest(1)
+        s.shake(amplitude: 14, period: 0.55, cycles: 2)
+        s.rest(1.2)
+        s.shake(amplitude: 6, period: 0.33, cycles: 3)
+        s.rest(1.5)
+        XCTAssertEqual(s.events().of(.shake).count, 2, "\(s.events().gestures)")
+    }
+
+    /// A slow, wide "no" turns past the look threshold on both sides for longer than the dwell: it is one
+    /// shake, not looks left and right (a look waits until yaw holds still for `shake.max_hold`).
+    func testSlowWideShakeIsNotLooks() {
+        for cycles in [1.0, 2] {
+            var s = Stream()
+            s.fps = 30
+            s.rest(1.5)
+            s.shake(amplitude: 30, period: 2, cycles: cycles)
+            s.rest(1.5)
+            XCTAssertEqual(s.events().gestures.kinds(), [.shake], "\(cycles) cycles: \(s.events().gestures)")
+        }
+    }
+
+    /// The frame rate does not decide when a nod is over: at the device's 15 fps (or 10, under a tight budget)
+    /// a single nod is reported no more than one frame interval later than at 30 fps. It was 0.1-0.2 s later:
+    /// a head slowing to rest moves further between two frames, and that counted as still arriving.
+    func testANodIsReportedAsSoonAtLowFrameRates() {
+        func latency(_ amplitude: Double, _ period: Double, _ fps: Double) -> Double? {
+            var s = Stream()
+            s.fps = fps
+            s.rest(1.5)
+            s.nod(amplitude: amplitude, period: period, cycles: 1)
+            let end = s.time
+            s.rest(1.5)
+            return s.events().of(.nod).first.map { $0.time - end }
+        }
+        for (amplitude, period, fps) in [(8.0, 0.6, 15.0), (9, 0.85, 10)] {
+            guard let fast = latency(amplitude, period, 30), let slow = latency(amplitude, period, fps) else {
+                XCTFail("a \(amplitude)° single nod is a nod at 30 and \(fps) fps"); continue
+            }
+            XCTAssertLessThanOrEqual(slow, fast + 1 / fps + 0.001, "\(amplitude)°: \(slow) s after the head stopped at \(fps) fps, \(fast) s at 30")
+            XCTAssertLessThan(fast, 0.4)
+        }
+    }
+
     /// The turning points keep pauses apart from strokes: a held look has a long pause at its extreme.
     func testTurningPointsRecordPauses() {
         var t = TurningPoints(hysteresis: 1)
         let values: [Double] = [0, 0, 0, -3, -6, -6, -6, -6, -6, -3, 0, 0, 0]
-        for (i, v) in values.enumerated() { _ = t.add(v, at: Double(i)) }
+        for (i, v) in values.enumerated() { _ = t.add(v, at: Double(i) / 30) }
         XCTAssertEqual(t.points.map(\.value), [0, -6])
-        XCTAssertEqual(t.points[1].arrived, 4)
-        XCTAssertEqual(t.points[1].left, 8)
-        XCTAssertEqual(t.points[0].left, 2, "motion began after the last frame at rest")
+        XCTAssertEqual(t.points[1].arrived, 4 / 30)
+        XCTAssertEqual(t.points[1].left, 8 / 30)
+        XCTAssertEqual(t.points[0].left, 2 / 30, "motion began after the last frame at rest")
     }
 }
