@@ -100,7 +100,7 @@ final class ConfigTests: XCTestCase {
             ("[budget]\ncpu_percent = 0", ["bad.toml:2", "budget.cpu_percent = 0", "from 1.0 to 400.0"]),
             ("[budget.power]\nboard = \"pi3\"", ["bad.toml:2", "budget.power.board", "\"pi4\", \"pi5\", \"zero2w\", \"custom\""]),
             ("[budget.battery]\nlow_percent = 5\ncritical_percent = 10", ["budget.battery.critical_percent", "must be below budget.battery.low_percent"]),
-            ("[budget]\nminimum_rate = 20", ["budget.minimum_rate", "must not exceed budget.active_rate"]),
+            ("[budget]\nminimum_rate = 40", ["budget.minimum_rate", "must not exceed budget.active_rate"]),
         ]
         for (text, expected) in cases {
             do {

@@ -156,10 +156,10 @@ final class EvaluationScoreTests: XCTestCase {
             let p = poses(pitchError: { $0 - 40 > 20 ? crossTalk : 0 }, trueYaw: { $0 < 40 ? 0 : Double($0 - 40) })
             var pose = try XCTUnwrap(PoseScore(measured: p.measured, truth: p.truth))
             pose.rmsYaw = yawError
-            return ClipReport(name: "c", frames: 100, framesWithFace: 90, gestures: GestureScore(), pose: pose)
+            return ClipReport(name: "c", frames: 100, framesProcessed: 100, framesWithFace: 90, gestures: GestureScore(), pose: pose)
         }
         let t = EvaluationTotals([try report(1, 2), try report(5, 1), try report(2, 4),
-                                  ClipReport(name: "real", frames: 100, framesWithFace: 100, gestures: GestureScore(), pose: nil)])
+                                  ClipReport(name: "real", frames: 100, framesProcessed: 100, framesWithFace: 100, gestures: GestureScore(), pose: nil)])
         XCTAssertEqual(t.clips, 4)
         XCTAssertEqual(t.poseClips, 3)
         XCTAssertEqual(t.medianRmsYaw, 2)
@@ -254,6 +254,19 @@ final class EvaluationFilesTests: XCTestCase {
         XCTAssertTrue(text.out.hasPrefix("blank "), text.out)
         XCTAssertTrue(text.out.contains("nod 0/1 false 0"), text.out)
         XCTAssertTrue(text.out.contains("missed nod@10"), text.out)
+
+        // At a device's rate: half of this 10 fps clip goes through the pipeline, every frame is still scored.
+        let halved = try run(["evaluate", dir, "--json", "--rate", "5"])
+        XCTAssertEqual(halved.status, 0, halved.err)
+        let clip = halved.out.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }.first
+        XCTAssertEqual(clip?["frames"] as? Int, 20, halved.out)
+        XCTAssertEqual(clip?["frames_processed"] as? Int, 10, halved.out)
+        XCTAssertEqual(objects[0]["frames_processed"] as? Int, 20, out)
+        for bad in ["0", "61", "nan"] {
+            let refused = try run(["evaluate", dir, "--rate", bad])
+            XCTAssertEqual(refused.status, 64, "--rate \(bad): \(refused.err)")
+            XCTAssertTrue(refused.err.contains("allowed: a number from 1.0 to 60.0"), refused.err)
+        }
     }
 
     func testCommandNamesAMissingFolder() throws {

@@ -20,6 +20,7 @@ final class ReplayBudgetTests: XCTestCase {
     func testActiveRateOnA25fpsClipStillSeesTheLooks() throws {
         var b = BudgetSettings()
         b.cpuPercent = 400
+        b.activeRate = 15
         let (events, summary) = try replay("clm_look.y4m", budget: b)
         let loop = try XCTUnwrap(summary.loop)
         XCTAssertEqual(summary.frames, 420)
@@ -37,6 +38,7 @@ final class ReplayBudgetTests: XCTestCase {
         var b = BudgetSettings()
         b.cpuPercent = 0.1       // below what the config allows, to be far below any frame's cost
         b.minimumRate = 5
+        b.activeRate = 15
         let loop = try XCTUnwrap(try replay("clm_look.y4m", budget: b).summary.loop)
         XCTAssertLessThan(loop.stats.processed, 420 * 15 / 25 - 50, "fewer than at the full active rate")
         XCTAssertEqual(loop.status.targetRate, 5)
@@ -56,6 +58,7 @@ final class ReplayBudgetTests: XCTestCase {
         var s = NodwireConfig()
         s.vision.modelPath = "\(ReplayTests.root)/Models/shape_predictor_5_face_landmarks.dat"
         s.budget.cpuPercent = 400
+        s.budget.activeRate = 15
         let summary = try Replay(file: cut, settings: s, processor: try FaceProcessor(settings: s.vision), budget: s.budget)
             .run(realtime: true) { _ in }
         let stats = try XCTUnwrap(summary.loop).stats

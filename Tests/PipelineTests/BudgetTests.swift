@@ -51,9 +51,11 @@ final class BudgetTests: XCTestCase {
         }
     }
 
+    /// An active rate of 15, half the simulated camera's 30 fps, so the pacing shows (the default is every frame).
     func settings(budget: Double) -> BudgetSettings {
         var s = BudgetSettings()
         s.cpuPercent = budget
+        s.activeRate = 15
         return s
     }
 
@@ -397,7 +399,7 @@ final class BudgetTests: XCTestCase {
     func testSettingsContradictionsNameTheirKeys() {
         var s = BudgetSettings()
         XCTAssertTrue(s.problems().isEmpty)
-        s.minimumRate = 20
+        s.minimumRate = s.activeRate + 10
         s.thermal.hotCelsius = 90
         XCTAssertEqual(s.problems().map(\.key), ["budget.minimum_rate", "budget.thermal.hot_celsius"])
     }

@@ -23,15 +23,22 @@ struct EvaluateCommand: ParsableCommand {
     @Flag(help: "Print JSON objects instead of text.")
     var json = false
 
+    @Option(help: ArgumentHelp("Process at most this many frames a second, as the device does at budget.active_rate; the rest are dropped.",
+                               discussion: "Without it every frame of the recording is processed.", valueName: "fps"))
+    var rate: Double?
+
     func run() throws {
         let settings = try loadConfig(config)
+        if let rate, !(ConfigSchema.activeRates.contains(rate) && rate.isFinite) {
+            throw Failure(message: "--rate \(rate) is not allowed; allowed: a number from \(ConfigSchema.activeRates.lowerBound) to \(ConfigSchema.activeRates.upperBound) (frames a second)", exitCode: 64)
+        }
         let clips: [LabelledClip]
         do {
             clips = try Evaluation.clips(in: directory) { video in
                 FileHandle.standardError.write(Data("nodwire: skipping \(video): no labels beside it\n".utf8))
             }
         } catch { throw Failure(message: "\(error)", exitCode: error.exitCode) }
-        let evaluation = Evaluation(settings: settings) { try makeProcessor(settings.vision) }
+        let evaluation = Evaluation(settings: settings, rate: rate) { try makeProcessor(settings.vision) }
         var reports: [ClipReport] = []
         for clip in clips {
             let report = try evaluation.run(clip)

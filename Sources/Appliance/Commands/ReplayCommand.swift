@@ -62,6 +62,8 @@ struct ReplayCommand: ParsableCommand {
 struct Replay {
     struct Summary {
         var frames = 0
+        /// Frames that went through the pipeline (all of them, unless a rate or budget dropped some).
+        var processed = 0
         var framesWithFace = 0
         /// The recording's frames per second.
         var frameRate = 0.0
@@ -84,6 +86,9 @@ struct Replay {
     var budget: BudgetSettings? = nil
     /// The setup page's view of the replay (`--realtime` with [web]), told every frame and event.
     var watch: ReplayWatch? = nil
+    /// Process at most this many frames a second, the rest dropped as a device running at this rate drops them
+    /// (`nodwire evaluate --rate`); nil processes every frame the budget allows.
+    var rate: Double? = nil
 
     /// `beforeFrame` gets each frame's time before it is processed (the outputs wait for it there);
     /// `onFrame` each processed frame's vision result (`nodwire evaluate` scores its pose).
@@ -97,6 +102,7 @@ struct Replay {
         var summary = Summary()
         summary.frameRate = source.frameRate
         var loop = budget.map { GovernedLoop(settings: $0, startTime: 0, readSensors: false) }
+        var pacer = FramePacer()
         let wallStart = MonotonicClock.now()
         while true {
             do { guard try source.next(into: &frame) else { break } } catch { throw Failure(message: "\(error)", exitCode: 65) }
@@ -108,12 +114,14 @@ struct Replay {
                 if loop != nil, -due > 1 / source.frameRate { loop?.droppedLate(); continue }
             }
             try beforeFrame(frame.time)
+            if let rate, !pacer.shouldProcess(at: frame.time, rate: rate) { continue }
             if loop?.offer(frameAt: frame.time) == .skip {
                 reportNotices(&loop)
                 watch?.skipped(governor: loop?.status)
                 continue
             }
             let result = processor.process(frame)
+            summary.processed += 1
             loop?.processed(frameAt: frame.time, cpuSeconds: result.cpuMilliseconds / 1000, faceSeen: result.face != nil)
             reportNotices(&loop)
             summary.cost.add(result.cpuMilliseconds)

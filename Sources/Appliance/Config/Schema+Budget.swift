@@ -3,8 +3,11 @@ import Pipeline
 
 /// The governed loop's settings (`BudgetSettings`): rates, CPU budget, battery, power model and heat.
 extension ConfigSchema {
+    /// The rates a device may process frames at (`budget.active_rate`, and `nodwire evaluate --rate`).
+    static let activeRates: ClosedRange<Double> = 1...60
+
     static var budget: [SettingSpec] { [
-        .double("budget.active_rate", \.budget.activeRate, 1...60, "Frames processed a second while a face is present (at most; the CPU budget may lower it)."),
+        .double("budget.active_rate", \.budget.activeRate, activeRates, "Frames processed a second while a face is present (at most; the CPU budget may lower it)."),
         .double("budget.idle_rate", \.budget.idleRate, 0.2...30, "Frames a second, detector only, once no face has been seen for idle_after seconds."),
         .double("budget.idle_after", \.budget.idleAfter, 0...3600, "Seconds without a face before the idle rate; a face brings back the active rate at once."),
         .double("budget.minimum_rate", \.budget.minimumRate, 0.5...60, "Slowest rate the governor may choose with a face present; if the budget needs less it is reported as unmeetable."),

@@ -14,17 +14,20 @@ struct LabelledClip: Sendable {
 struct ClipReport: Sendable {
     var name: String
     var frames: Int
+    /// Frames that went through the pipeline: fewer than `frames` at a `rate` below the recording's.
+    var framesProcessed: Int
     var framesWithFace: Int
     var gestures: GestureScore
     var pose: PoseScore?
 
-    var faceFraction: Double { frames > 0 ? Double(framesWithFace) / Double(frames) : 0 }
+    var faceFraction: Double { framesProcessed > 0 ? Double(framesWithFace) / Double(framesProcessed) : 0 }
 }
 
 /// The sum over clips; the pose errors as the median of the clips' and the worst cross-talk of any.
 struct EvaluationTotals: Sendable {
     var clips = 0
     var frames = 0
+    var framesProcessed = 0
     var framesWithFace = 0
     var gestures = GestureScore()
     var poseClips = 0
@@ -32,12 +35,13 @@ struct EvaluationTotals: Sendable {
     var medianRmsPitch: Double?
     var worstCrossTalk: Double?
 
-    var faceFraction: Double { frames > 0 ? Double(framesWithFace) / Double(frames) : 0 }
+    var faceFraction: Double { framesProcessed > 0 ? Double(framesWithFace) / Double(framesProcessed) : 0 }
 
     init(_ reports: [ClipReport]) {
         for r in reports {
             clips += 1
             frames += r.frames
+            framesProcessed += r.framesProcessed
             framesWithFace += r.framesWithFace
             gestures = gestures + r.gestures
         }
@@ -54,6 +58,9 @@ struct EvaluationTotals: Sendable {
 /// Every labelled clip of a folder, replayed through the whole pipeline and scored.
 struct Evaluation {
     let settings: NodwireConfig
+    /// Frames processed a second (the rest dropped, as the device's loop drops them at `budget.active_rate`);
+    /// nil processes every frame of the recording.
+    var rate: Double? = nil
     /// A fresh processor for each clip: the tracker must not carry one clip's face into the next.
     let makeProcessor: () throws -> FaceProcessor
 
@@ -79,16 +86,16 @@ struct Evaluation {
         return clips
     }
 
-    /// Replays one clip, every frame, and scores what came out. The pose is the vision core's own, before
+    /// Replays one clip, every frame (or at `rate`), and scores what came out. The pose is the vision core's own, before
     /// the gesture engine smooths it.
     func run(_ clip: LabelledClip) throws -> ClipReport {
         var events: [GestureEvent] = []
         var measured: [Int: Angles] = [:]
-        let summary = try Replay(file: clip.video, settings: settings, processor: try makeProcessor())
+        let summary = try Replay(file: clip.video, settings: settings, processor: try makeProcessor(), rate: rate)
             .run(onFrame: { result in
                 if let pose = result.face?.pose { measured[result.index] = Angles(yaw: pose.yaw, pitch: pose.pitch) }
             }, onEvent: { events.append($0) })
-        return ClipReport(name: clip.name, frames: summary.frames, framesWithFace: summary.framesWithFace,
+        return ClipReport(name: clip.name, frames: summary.frames, framesProcessed: summary.processed, framesWithFace: summary.framesWithFace,
                           gestures: GestureScore(events: events, labels: clip.labels, frameRate: summary.frameRate),
                           pose: clip.truth.flatMap { PoseScore(measured: measured, truth: $0.poses) })
     }

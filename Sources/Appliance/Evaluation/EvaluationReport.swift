@@ -45,7 +45,7 @@ enum EvaluationReport {
         let g = r.gestures
         var fields: [(String, String)] = [
             ("type", "\"clip\""), ("name", EventJSON.quoted(r.name)), ("frames", "\(r.frames)"),
-            ("frames_with_face", "\(r.framesWithFace)"), ("face_fraction", EventJSON.number(r.faceFraction, 4)),
+            ("frames_processed", "\(r.framesProcessed)"), ("frames_with_face", "\(r.framesWithFace)"), ("face_fraction", EventJSON.number(r.faceFraction, 4)),
             ("nod", kind(g.nod, at: true)), ("shake", kind(g.shake, at: true)),
             ("look", kind(g.look, at: true, wrong: (g.wrongDirection, g.wrongDirectionAt))), ("talking", talking(g)),
         ]
@@ -66,7 +66,8 @@ enum EvaluationReport {
             ("worst_cross_talk", t.worstCrossTalk.map { EventJSON.number($0, 2) } ?? "null"),
         ])
         return object([
-            ("type", "\"totals\""), ("clips", "\(t.clips)"), ("frames", "\(t.frames)"), ("frames_with_face", "\(t.framesWithFace)"),
+            ("type", "\"totals\""), ("clips", "\(t.clips)"), ("frames", "\(t.frames)"),
+            ("frames_processed", "\(t.framesProcessed)"), ("frames_with_face", "\(t.framesWithFace)"),
             ("face_fraction", EventJSON.number(t.faceFraction, 4)), ("nod", kind(g.nod, at: false)), ("shake", kind(g.shake, at: false)),
             ("look", kind(g.look, at: false, wrong: (g.wrongDirection, nil))), ("talking", talking(g)), ("pose", pose),
         ])

@@ -2,8 +2,10 @@
 /// draining battery or a hot board do to it. Each default suits a Pi on mains power with a 30 fps camera.
 /// docs/budgets.md explains how the governor uses them.
 public struct BudgetSettings: Sendable, Equatable {
-    /// Frames processed a second while a face is present (or was, less than `idleAfter` ago).
-    public var activeRate = 15.0
+    /// Frames processed a second while a face is present (or was, less than `idleAfter` ago): every frame
+    /// of a 30 fps camera. Gestures are judged on the frames they get: at 15 fps the rendered sets lost a fifth
+    /// of their nods and gained false ones (docs/budgets.md, "Why 30 fps"); the budget still lowers it.
+    public var activeRate = 30.0
     /// Frames a second once no face has been seen for `idleAfter` seconds: only the detector runs, looking for one.
     public var idleRate = 2.0
     /// Seconds without a face before the loop drops to `idleRate`. A face brings it back at once.
