@@ -38,10 +38,17 @@ final class ReaderTests: XCTestCase {
         return nil
     }
 
+    private static let tempDir = NSTemporaryDirectory() + "nodwire-reader-tests-\(getpid())"
+
+    /// The test files (a big clip among them) go when the tests are done, not into /tmp for good.
+    override class func tearDown() {
+        try? FileManager.default.removeItem(atPath: tempDir)
+        super.tearDown()
+    }
+
     private func tempPath(_ name: String) -> String {
-        let dir = NSTemporaryDirectory() + "nodwire-reader-tests-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir + "/" + name
+        try? FileManager.default.createDirectory(atPath: Self.tempDir, withIntermediateDirectories: true)
+        return Self.tempDir + "/" + name
     }
 
     private func writeFile(_ path: String, _ bytes: [UInt8]) {
