@@ -130,9 +130,11 @@ public enum GestureFit {
     public static let minimumReach = 6.0
     /// Thresholds stay within these (degrees): below, the pose's own jitter; above, a strain.
     public static let thresholdBounds = 4.0...45.0
-    /// A stroke threshold is at most this fraction of the person's typical stroke. The typical stroke is a
-    /// swing from one side to the other; the first, from rest, is half of it: 0.4 leaves that one a fifth
-    /// to spare (a tired or shy nod is smaller).
+    /// A stroke threshold is at most this fraction of the person's typical stroke (a swing from one side to
+    /// the other). Full strokes must cover the threshold, the half strokes at the ends half of it, so a nod
+    /// 0.4 the size of their typical one is still heard (a tired or shy nod is smaller). Chosen when every
+    /// stroke had to cover it (0.4 left the half stroke a fifth to spare) and kept: the fit's people of
+    /// `GuidedFitTests` are served the same.
     public static let strokeFraction = 0.4
     /// A single out-and-back must be at least this fraction of the person's typical stroke.
     public static let singleFraction = 0.8

@@ -57,9 +57,10 @@ public struct GestureSettings: Sendable, Equatable {
     /// A nod (pitch) or a shake (yaw): strokes of one axis between turning points. docs/gestures.md
     /// explains each rule and how the defaults were measured.
     public struct Swing: Sendable, Equatable {
-        /// Degrees every stroke must cover, the first (from rest, half a swing) too. Small (2° nod, 4° shake)
-        /// because size is not what separates a nod from talking (docs/gestures.md), and five landmarks read
-        /// some faces' pitch at ~0.6 of the truth: a 5° nod's first stroke reads ~3°.
+        /// Degrees every full stroke (side to side) must cover; the first and the last, which may be half
+        /// strokes (out from rest, back to rest), half of it. Small (2° nod, 4° shake) because size is not what
+        /// separates a nod from talking (docs/gestures.md), and five landmarks read some faces' pitch at ~0.6
+        /// of the truth: a 5° nod's first stroke reads ~3°.
         public var minAmplitude: Double
         /// A single out-and-back (one or one-and-a-half stroke pairs) counts as a gesture: a slow, deliberate
         /// "yes" often is one. Off: two cycles are needed, which never fire on a talker's head dip.
@@ -77,10 +78,10 @@ public struct GestureSettings: Sendable, Equatable {
         /// It must end within this fraction of its largest stroke of where it began.
         public var returnTolerance = 0.35
         /// The other axis may move at most this fraction of this axis's range: one axis dominates. Stricter for
-        /// shakes (0.4) than nods (0.5) because five landmarks read pitch at ~0.8 of the truth on the median face
-        /// (0.6-1.0): the same head motion reads smaller as a shake's other axis, bigger as a nod's. Talking
-        /// sways both axes: every false shake in our rendered talking moved pitch 0.42-0.5 of its yaw range,
-        /// every rendered shake found under 0.25.
+        /// shakes (0.35) than nods (0.5) because five landmarks read pitch at 0.6-1.0 of the truth: the same
+        /// head motion reads smaller as a shake's other axis, bigger as a nod's. Talking sways both axes: every
+        /// false shake in our rendered talking moved pitch 0.39-0.5 of its yaw range, 95 of 96 rendered shakes
+        /// found under 0.25 (docs/gestures.md).
         public var maxCrossRatio: Double
         /// Degrees from facing the camera on the other axis (yaw for a nod, pitch for a shake) beyond which
         /// nothing counts: there five landmarks mix turning into nodding (measured on the rendered sweeps:
@@ -143,7 +144,7 @@ public struct GestureSettings: Sendable, Equatable {
     public var continuous = Continuous()
     public var discrete = Discrete()
     public var nod = Swing(minAmplitude: 2, singleRange: 12, maxCrossRatio: 0.5, maxOtherAngle: 25, contrast: 0.7)
-    public var shake = Swing(minAmplitude: 4, singleRange: 36, maxCrossRatio: 0.4, maxOtherAngle: 30, contrast: 0.55)
+    public var shake = Swing(minAmplitude: 4, singleRange: 36, maxCrossRatio: 0.35, maxOtherAngle: 30, contrast: 0.55)
     /// After a nod or shake, nothing else fires for this long (s): one event per gesture.
     public var refractory = 1.2
     public var proportional = Proportional()

@@ -222,11 +222,14 @@ struct SwingRecognizer: Sendable {
             guard duration <= s.maxStroke, duration > 0 else { return nil }
             // A pause at a turning point inside the gesture is a held look, not a nod.
             if i < b, p[i].left - p[i].arrived > s.maxHold { return nil }
+            // A full stroke (side to side) covers `minAmplitude`; the first and the last may be half strokes
+            // (out from rest, back to rest), so half of it will do for them.
+            guard size >= (i == a + 1 || i == b ? s.minAmplitude / 2 : s.minAmplitude) else { return nil }
             smallest = min(smallest, size); largest = max(largest, size); total += size
             lo = min(lo, p[i].value); hi = max(hi, p[i].value)
         }
         let range = hi - lo, mean = total / Double(strokes)
-        guard smallest >= s.minAmplitude, smallest >= s.minSymmetry * largest else { return nil }
+        guard smallest >= s.minSymmetry * largest else { return nil }
         let duration = p[b].arrived - p[a].left
         guard duration > 0, Double(strokes) / (2 * duration) <= s.maxRate else { return nil }
         if strokes < 4 {

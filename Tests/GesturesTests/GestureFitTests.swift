@@ -54,12 +54,12 @@ final class GestureFitTests: XCTestCase {
         }
     }
 
-    /// Someone with a small range (9° of turn, 7° of tilt) and 2.5° nods: the defaults (12°/10° looks, 3°
-    /// strokes) hear none of it; the fit's proposal hears every prompt, and nothing while they talk.
+    /// Someone with a small range (9° of turn, 7° of tilt) and 2.5° nods: the defaults (12°/10° looks) hear
+    /// none of their looks; the fit's proposal hears every prompt, and nothing while they talk.
     func testASmallRangeIsServedAfterTheFit() throws {
         let s = Session.person(reach: (9, 7), nod: 2.5, shake: 3, talkSway: 0.8, talkDip: 0)
         let before = GestureFit.score(s.recording, with: GestureSettings())
-        XCTAssertTrue(before.found.isEmpty, "the defaults should hear none of this person: found \(before.found)")
+        XCTAssertTrue(Set(before.found).isDisjoint(with: [.left, .right, .up, .down]), "the defaults should hear none of these looks: found \(before.found)")
 
         let p = try GestureFit.propose(s.recording, from: GestureSettings())
         XCTAssertEqual(p.measures.reach.left, 9, accuracy: 0.3)

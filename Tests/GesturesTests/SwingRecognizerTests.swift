@@ -196,6 +196,19 @@ final class SwingRecognizerTests: XCTestCase {
         XCTAssertEqual(nod.events().of(.nod).count, 1, "\(nod.events().gestures)")
     }
 
+    /// A quick, small "no" (5°, 2.5-3.5 Hz): its full strokes cover the 4° shake stroke, its first and last,
+    /// out from rest and back, are half strokes and need only half (smoothing leaves them ~3.5°).
+    func testQuickSmallShakeCounts() {
+        for hz in [2.5, 3.0, 3.5] {
+            var s = Stream()
+            s.fps = 30
+            s.rest(1)
+            s.shake(amplitude: 5, period: 1 / hz, cycles: 2)
+            s.rest(1.5)
+            XCTAssertEqual(s.events().gestures.kinds(), [.shake], "\(hz) Hz: \(s.events().gestures)")
+        }
+    }
+
     /// A quick small "no" a second after a wide one is a second answer: the first is not background motion
     /// it must stand out from (contrast), the rest between them is.
     func testSmallShakeSoonAfterAWideOneCounts() {

@@ -4,7 +4,7 @@
 public struct BudgetSettings: Sendable, Equatable {
     /// Frames processed a second while a face is present (or was, less than `idleAfter` ago): every frame
     /// of a 30 fps camera. Gestures are judged on the frames they get: at 15 fps the rendered sets lost a fifth
-    /// of their nods and gained false ones (docs/budgets.md, "Why 30 fps"); the budget still lowers it.
+    /// of their nods (docs/budgets.md, "Why 30 fps"); the budget still lowers it when it must.
     public var activeRate = 30.0
     /// Frames a second once no face has been seen for `idleAfter` seconds: only the detector runs, looking for one.
     public var idleRate = 2.0
