@@ -7,11 +7,8 @@ public struct FramePacer: Sendable {
     private var nextDue: Double?
     private var lastProcessed: Double?
     private var period = 0.0
-    /// A frame this fraction of a period early still counts as due. Camera timestamps jitter (a USB camera's
-    /// by a millisecond or more) and a "30 fps" sensor may run a hair fast: with a fixed 1 ms, a target of the
-    /// camera's own rate skipped every frame that came a little early, and uneven frames cost nods
-    /// (docs/budgets.md). Due times still advance by whole periods, so the average rate is unchanged.
-    static let toleranceFraction = 0.25
+    /// Frames this early still count as due (timestamps jitter by a little).
+    static let tolerance = 0.001
 
     public init() {}
 
@@ -23,7 +20,7 @@ public struct FramePacer: Sendable {
             period = newPeriod
             if let lastProcessed { nextDue = lastProcessed + period }
         }
-        if let due = nextDue, time + Self.toleranceFraction * period < due { return false }
+        if let due = nextDue, time + Self.tolerance < due { return false }
         let due = nextDue ?? time
         // More than a period behind (after a pause or a slow frame): start again from now, no catching up.
         nextDue = time - due > period ? time + period : due + period
