@@ -262,10 +262,16 @@ final class EvaluationFilesTests: XCTestCase {
         XCTAssertEqual(clip?["frames"] as? Int, 20, halved.out)
         XCTAssertEqual(clip?["frames_processed"] as? Int, 10, halved.out)
         XCTAssertEqual(objects[0]["frames_processed"] as? Int, 20, out)
+        // `replay --rate` the same, its --stats saying how many frames went through.
+        let replayed = try run(["replay", dir + "/blank.y4m", "--rate", "5", "--stats"])
+        XCTAssertEqual(replayed.status, 0, replayed.err)
+        XCTAssertTrue(replayed.err.contains("\"frames\":20,\"frames_processed\":10,"), replayed.err)
         for bad in ["0", "61", "nan"] {
-            let refused = try run(["evaluate", dir, "--rate", bad])
-            XCTAssertEqual(refused.status, 64, "--rate \(bad): \(refused.err)")
-            XCTAssertTrue(refused.err.contains("allowed: a number from 1.0 to 60.0"), refused.err)
+            for command in ["evaluate", "replay"] {
+                let refused = try run([command, command == "evaluate" ? dir : dir + "/blank.y4m", "--rate", bad])
+                XCTAssertEqual(refused.status, 64, "\(command) --rate \(bad): \(refused.err)")
+                XCTAssertTrue(refused.err.contains("allowed: a number from 1.0 to 60.0"), refused.err)
+            }
         }
     }
 

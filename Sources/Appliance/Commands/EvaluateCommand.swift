@@ -29,9 +29,7 @@ struct EvaluateCommand: ParsableCommand {
 
     func run() throws {
         let settings = try loadConfig(config)
-        if let rate, !(ConfigSchema.activeRates.contains(rate) && rate.isFinite) {
-            throw Failure(message: "--rate \(rate) is not allowed; allowed: a number from \(ConfigSchema.activeRates.lowerBound) to \(ConfigSchema.activeRates.upperBound) (frames a second)", exitCode: 64)
-        }
+        if let rate { try ConfigSchema.checkRate(rate) }
         let clips: [LabelledClip]
         do {
             clips = try Evaluation.clips(in: directory) { video in

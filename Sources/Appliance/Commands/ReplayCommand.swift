@@ -38,6 +38,10 @@ struct ReplayCommand: ParsableCommand {
                                valueName: "percent"))
     var budget: Double?
 
+    @Option(help: ArgumentHelp("Process at most this many frames a second, the rest dropped as a device at this rate drops them.",
+                               discussion: "`nodwire evaluate --rate` scores the same; without it every frame is processed.", valueName: "fps"))
+    var rate: Double?
+
     func run() throws {
         var settings = try loadConfig(config)
         if moves { settings.gestures.moves.enabled = true }
@@ -51,7 +55,8 @@ struct ReplayCommand: ParsableCommand {
         let processor = try makeProcessor(settings.vision)
         try web?.start(outputs: nil, pulsable: [], sourceName: file)
         defer { web?.stop() }
-        let summary = try Replay(file: file, settings: settings, processor: processor, budget: governed, watch: web?.watch)
+        if let rate { try ConfigSchema.checkRate(rate) }
+        let summary = try Replay(file: file, settings: settings, processor: processor, budget: governed, watch: web?.watch, rate: rate)
             .run(realtime: realtime) { output.write(EventJSON.line($0)) }
         output.flush()
         if stats { FileHandle.standardError.write(Data((summary.json + "\n").utf8)) }
@@ -73,7 +78,7 @@ struct Replay {
         var loop: GovernedLoop?
 
         var json: String {
-            "{\"frames\":\(frames),\"frames_with_face\":\(framesWithFace),"
+            "{\"frames\":\(frames),\"frames_processed\":\(processed),\"frames_with_face\":\(framesWithFace),"
                 + "\"cpu_ms_per_frame\":{\"median\":\(EventJSON.number(cost.median ?? 0, 3)),\"p99\":\(EventJSON.number(cost.percentile(0.99) ?? 0, 3))},"
                 + "\"wall_seconds\":\(EventJSON.number(wallSeconds, 3))\(loop.map { ",\"budget\":" + $0.summaryJSON } ?? "")}"
         }
