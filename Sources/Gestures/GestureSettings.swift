@@ -80,8 +80,8 @@ public struct GestureSettings: Sendable, Equatable {
         /// The other axis may move at most this fraction of this axis's range: one axis dominates. Stricter for
         /// shakes (0.35) than nods (0.5) because five landmarks read pitch at 0.6-1.0 of the truth: the same
         /// head motion reads smaller as a shake's other axis, bigger as a nod's. Talking sways both axes: every
-        /// false shake in our rendered talking moved pitch 0.39-0.5 of its yaw range, 95 of 96 rendered shakes
-        /// found under 0.25 (docs/gestures.md).
+        /// false shake in our rendered talking moved pitch 0.39-0.5 of its yaw range, 94 of 96 rendered shakes
+        /// found at most 0.26 (docs/gestures.md).
         public var maxCrossRatio: Double
         /// Degrees from facing the camera on the other axis (yaw for a nod, pitch for a shake) beyond which
         /// nothing counts: there five landmarks mix turning into nodding (measured on the rendered sweeps:
