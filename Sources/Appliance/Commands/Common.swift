@@ -41,3 +41,12 @@ enum ModelLocator {
         return candidates.first { FileManager.default.fileExists(atPath: $0) } ?? configured
     }
 }
+
+/// A `--rate` option's value (`nodwire evaluate`, `nodwire replay`): refused (exit 64), saying what is allowed,
+/// unless it is a rate `budget.active_rate` could be.
+func checkRate(_ rate: Double) throws {
+    let allowed = ConfigSchema.activeRates
+    guard allowed.contains(rate), rate.isFinite else {
+        throw Failure(message: "--rate \(rate) is not allowed; allowed: a number from \(allowed.lowerBound) to \(allowed.upperBound) (frames a second)", exitCode: 64)
+    }
+}

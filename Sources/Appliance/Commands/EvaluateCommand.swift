@@ -29,7 +29,7 @@ struct EvaluateCommand: ParsableCommand {
 
     func run() throws {
         let settings = try loadConfig(config)
-        if let rate { try ConfigSchema.checkRate(rate) }
+        if let rate { try checkRate(rate) }
         let clips: [LabelledClip]
         do {
             clips = try Evaluation.clips(in: directory) { video in

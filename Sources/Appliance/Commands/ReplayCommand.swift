@@ -55,7 +55,7 @@ struct ReplayCommand: ParsableCommand {
         let processor = try makeProcessor(settings.vision)
         try web?.start(outputs: nil, pulsable: [], sourceName: file)
         defer { web?.stop() }
-        if let rate { try ConfigSchema.checkRate(rate) }
+        if let rate { try checkRate(rate) }
         let summary = try Replay(file: file, settings: settings, processor: processor, budget: governed, watch: web?.watch, rate: rate)
             .run(realtime: realtime) { output.write(EventJSON.line($0)) }
         output.flush()

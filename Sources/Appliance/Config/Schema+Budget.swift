@@ -7,13 +7,6 @@ extension ConfigSchema {
     /// `nodwire replay`).
     static let activeRates: ClosedRange<Double> = 1...60
 
-    /// A `--rate` option's value, refused (exit 64) with what is allowed unless it is one of `activeRates`.
-    static func checkRate(_ rate: Double) throws {
-        guard activeRates.contains(rate), rate.isFinite else {
-            throw Failure(message: "--rate \(rate) is not allowed; allowed: a number from \(activeRates.lowerBound) to \(activeRates.upperBound) (frames a second)", exitCode: 64)
-        }
-    }
-
     static var budget: [SettingSpec] { [
         .double("budget.active_rate", \.budget.activeRate, activeRates, "Frames processed a second while a face is present (at most; the CPU budget may lower it)."),
         .double("budget.idle_rate", \.budget.idleRate, 0.2...30, "Frames a second, detector only, once no face has been seen for idle_after seconds."),
