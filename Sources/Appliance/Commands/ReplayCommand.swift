@@ -44,18 +44,18 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         var settings = try loadConfig(config)
+        if let rate { try checkRate(rate) }
         if moves { settings.gestures.moves.enabled = true }
         let web = try ReplayWeb.make(settings, realtime: realtime)
         let output = LineOutput()
         if outputOptions.outputs {
             return try OutputReplay(file: file, settings: settings, processor: makeProcessor(settings.vision),
-                                    options: outputOptions, realtime: realtime, stats: stats, web: web).run(output)
+                                    options: outputOptions, realtime: realtime, stats: stats, web: web, rate: rate).run(output)
         }
         let governed = try budgetSettings(settings, percent: budget, realtime: realtime)
         let processor = try makeProcessor(settings.vision)
         try web?.start(outputs: nil, pulsable: [], sourceName: file)
         defer { web?.stop() }
-        if let rate { try checkRate(rate) }
         let summary = try Replay(file: file, settings: settings, processor: processor, budget: governed, watch: web?.watch, rate: rate)
             .run(realtime: realtime) { output.write(EventJSON.line($0)) }
         output.flush()

@@ -29,6 +29,8 @@ struct OutputReplay {
     let stats: Bool
     /// The setup page (`--realtime` with [web]): it shows these outputs and may pulse them.
     var web: ReplayWeb? = nil
+    /// `--rate`: frames processed a second, as in `Replay`.
+    var rate: Double? = nil
 
     /// A stop signal, carried out of the frame loop.
     private struct Stopped: Error { let signal: Int32 }
@@ -58,7 +60,7 @@ struct OutputReplay {
         do {
             try runner.start()
             try web?.start(outputs: runner, pulsable: config.pulsable, sourceName: file)
-            summary = try Replay(file: file, settings: settings, processor: processor, watch: web?.watch).run(
+            summary = try Replay(file: file, settings: settings, processor: processor, watch: web?.watch, rate: rate).run(
                 beforeFrame: { t in
                     let signal = try runner.wait(until: t, stop: stop)
                     if signal != 0 { throw Stopped(signal: signal) }
