@@ -92,6 +92,27 @@ final class RunPartsTests: XCTestCase {
 
     // MARK: logging
 
+    /// A kept fit session plays at the rate its frames came, not at the camera's: the loop processed every
+    /// second or third frame of a 30 fps camera (here 12.5 fps), so a clip marked 30 fps would play 2.4x fast.
+    func testAKeptSessionClipHasTheRateItsFramesCameAt() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("nodwire-session-\(getpid()).y4m").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let clip = SessionClipWriter(path: path, frameRate: 30)
+        for i in 0..<25 {
+            clip.offer(LumaFrame(width: 4, height: 2, time: 100 + Double(i) * 0.08, pixels: [UInt8](repeating: UInt8(i), count: 8)))
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        guard case let .success(times) = clip.finish() else { return XCTFail("the clip failed") }
+        XCTAssertEqual(times.count + clip.dropped, 25)
+        XCTAssertEqual(clip.frameRate, 12.5)
+        var reader = try Y4MReader(path: path)
+        XCTAssertEqual(reader.frameRate, 12.5)
+        var frame = reader.makeFrame(), n = 0
+        while try reader.next(into: &frame) { n += 1 }
+        XCTAssertEqual(n, times.count)
+        XCTAssertEqual(SessionClipWriter.rate(of: [1]), nil, "one frame has no rate")
+    }
+
     func testLogLinesForTheJournalAndForATerminal() {
         let date = Date(timeIntervalSince1970: 1_700_000_000.25)
         let journal = NodwireLogHandler.format(level: .warning, message: "events: a reader\nfell behind", metadata: ["fd": "7", "a": "1"],

@@ -411,6 +411,32 @@ final class ReaderTests: XCTestCase {
         XCTAssertEqual(frames[2].time, 2 * 1001.0 / 30000.0, accuracy: 1e-12)
     }
 
+    /// A clip whose rate is known only at its end (the frames came at the loop's rate) gets it in place;
+    /// the fixed-width field is read by `Y4MReader` (and ffmpeg) as the plain fraction.
+    func testWriterSetsTheRateLater() throws {
+        let path = tempPath("later.y4m")
+        var writer = try Y4MWriter(path: path, width: 2, height: 2, frameRate: 30, rateSetLater: true)
+        for v in UInt8(1)...3 { try writer.write(LumaFrame(width: 2, height: 2, pixels: [v, v, v, v])) }
+        var early = try Y4MReader(path: path)
+        XCTAssertEqual(early.frameRate, 30)
+        XCTAssertEqual(try readAll(&early).count, 3)
+        try writer.setFrameRate(14.97)
+        try writer.write(LumaFrame(width: 2, height: 2, pixels: [4, 4, 4, 4]))
+        writer.close()
+        let data = try XCTUnwrap(FileManager.default.contents(atPath: path))
+        XCTAssertTrue(String(decoding: data.prefix(64), as: UTF8.self).hasPrefix("YUV4MPEG2 W2 H2 F0000001497:0000100 Ip A1:1 Cmono\nFRAME\n"))
+        var reader = try Y4MReader(path: path)
+        XCTAssertEqual(reader.frameRateNumerator, 1497)
+        XCTAssertEqual(reader.frameRateDenominator, 100)
+        let frames = try readAll(&reader)
+        XCTAssertEqual(frames.map { $0.pixels[0] }, [1, 2, 3, 4])
+        XCTAssertEqual(frames[3].time, 3 / 14.97, accuracy: 1e-9)
+        // A plain header has no room for another rate: a clear error, the file untouched.
+        var plain = try Y4MWriter(path: tempPath("plain.y4m"), width: 2, height: 2, frameRate: 25)
+        guard case .writeFailed? = expectError({ try plain.setFrameRate(10) }) else { return XCTFail() }
+        XCTAssertEqual(plain.frameRate, 25)
+    }
+
     func testWriterRationalRatesAndBadArguments() {
         XCTAssertTrue(Y4MWriter.rational(25)! == (25, 1))
         XCTAssertTrue(Y4MWriter.rational(20.34)! == (2034, 100))

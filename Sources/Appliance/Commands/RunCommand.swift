@@ -124,6 +124,7 @@ struct RunCommand: AsyncParsableCommand {
                              outputs: outputs, sinks: sinks, notifier: notifier, logger: logger)
         let pulsable = settings.outputs.pulsable
         let recordingPath = (source as? PacedRecording)?.path
+        // A first guess for a kept fit session's clip; its header gets the rate its frames came at when it ends.
         let sessionRate = recordingPath.flatMap { try? Y4MReader(path: $0).frameRate } ?? (settings.camera.fps > 0 ? settings.camera.fps : 15)
         let fit = WebFit(loop: loop, configPath: configPath, sourcePath: recordingPath, config: settings, frameRate: sessionRate, logger: logger)
         let web = hub.map { WebSetup.service(settings.web, token: webToken, hub: $0, loop: loop, outputs: outputs, pulsable: pulsable,

@@ -4,10 +4,12 @@ import Pipeline
 /// Keeps the frames of a guided fit as a YUV4MPEG2 clip, on a thread of its own: the frame loop only
 /// hands over a frame (a queue of `capacity`; when the disk falls behind, frames are dropped, never
 /// waited for). The times of the frames written are kept, so the prompts can be written beside them as a
-/// labelled timeline when the session ends.
+/// labelled timeline when the session ends. The loop hands over frames at its processing rate, which the
+/// budget governor may change during the session, so the header's rate is set at the end from the frames'
+/// own times (`frameRate` is a first guess until then).
 final class SessionClipWriter: @unchecked Sendable {
     let path: String
-    let frameRate: Double
+    private(set) var frameRate: Double
     static let capacity = 8
     private let condition = NSCondition()
     private var queue: [LumaFrame] = []
@@ -50,12 +52,21 @@ final class SessionClipWriter: @unchecked Sendable {
 
     struct ClipFailure: Error { var message: String }
 
+    /// Frames per second of frames written at `times` (seconds), to 0.01; nil for fewer than two.
+    static func rate(of times: [Double]) -> Double? {
+        guard times.count > 1, let a = times.first, let b = times.last, b > a else { return nil }
+        return max(0.01, (Double(times.count - 1) / (b - a) * 100).rounded() / 100)
+    }
+
     private func drain() {
         var writer: Y4MWriter?
         while true {
             condition.lock()
             while queue.isEmpty && !finishing { condition.wait() }
             if queue.isEmpty && finishing {
+                if var w = writer, failure == nil, let rate = Self.rate(of: written) {
+                    do { try w.setFrameRate(rate); frameRate = rate } catch { failure = "\(path): \(error)" }
+                }
                 finished = true
                 condition.broadcast()
                 condition.unlock()
@@ -66,7 +77,9 @@ final class SessionClipWriter: @unchecked Sendable {
             condition.unlock()
             guard !failed else { continue }
             do {
-                if writer == nil { writer = try Y4MWriter(path: path, width: frame.width, height: frame.height, frameRate: frameRate) }
+                if writer == nil {
+                    writer = try Y4MWriter(path: path, width: frame.width, height: frame.height, frameRate: frameRate, rateSetLater: true)
+                }
                 try writer!.write(frame)
                 condition.lock(); written.append(frame.time); condition.unlock()
             } catch {

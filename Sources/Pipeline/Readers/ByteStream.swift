@@ -34,6 +34,16 @@ final class FileRef: Sendable {
     #endif
 }
 
+@inline(__always) func systemPwrite(_ fd: Int32, _ buf: UnsafeRawPointer, _ count: Int, _ offset: off_t) -> Int {
+    #if canImport(Glibc)
+    return Glibc.pwrite(fd, buf, count, offset)
+    #elseif canImport(Musl)
+    return Musl.pwrite(fd, buf, count, offset)
+    #else
+    return Darwin.pwrite(fd, buf, count, offset)
+    #endif
+}
+
 @inline(__always) func systemClose(_ fd: Int32) -> Int32 {
     #if canImport(Glibc)
     return Glibc.close(fd)

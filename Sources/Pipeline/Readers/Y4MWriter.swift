@@ -15,18 +15,23 @@ public struct Y4MWriter: Sendable {
     public let path: String
     public let width: Int
     public let height: Int
-    public let frameRateNumerator: Int
-    public let frameRateDenominator: Int
+    public private(set) var frameRateNumerator: Int
+    public private(set) var frameRateDenominator: Int
     /// Frames written so far.
     public private(set) var framesWritten = 0
 
     private var file: FileRef?
+    /// Where the header's frame rate starts, when it was written at a fixed width to be set later.
+    private let rateOffset: Int?
     /// Packs strided frames into one contiguous write; allocated once, on the first strided frame.
     private var scratch: [UInt8] = []
 
     /// Creates (or truncates) `path` and writes the stream header.
     /// `frameRate` (frames per second, > 0) is stored as a fraction: 25 -> 25:1, 29.97… -> 30000:1001, 20.34 -> 2034:100.
-    public init(path: String, width: Int, height: Int, frameRate: Double) throws(FrameSourceError) {
+    /// With `rateSetLater`, the fraction is written with leading zeros at a fixed width (`F0000000030:0000001`,
+    /// which `Y4MReader` and ffmpeg read as 30:1), so `setFrameRate` can correct it in place once the
+    /// frames' own times are known: for frames that arrive at a rate nobody can promise beforehand.
+    public init(path: String, width: Int, height: Int, frameRate: Double, rateSetLater: Bool = false) throws(FrameSourceError) {
         guard FrameLimits.accepts(width: width, height: height) else {
             throw .unsupportedSize(path: path, width: width, height: height,
                                    maxSide: FrameLimits.maxSide, maxPixels: FrameLimits.maxPixels)
@@ -43,8 +48,40 @@ public struct Y4MWriter: Sendable {
         self.height = height
         self.frameRateNumerator = num
         self.frameRateDenominator = den
-        let header = Array("YUV4MPEG2 W\(width) H\(height) F\(num):\(den) Ip A1:1 Cmono\n".utf8)
+        let lead = "YUV4MPEG2 W\(width) H\(height) F"
+        self.rateOffset = rateSetLater ? lead.utf8.count : nil
+        let header = Array((lead + Self.rateField(num, den, fixedWidth: rateSetLater) + " Ip A1:1 Cmono\n").utf8)
         try writeAll(header, count: header.count)
+    }
+
+    /// `num:den`, or at the fixed width `setFrameRate` overwrites (10 and 7 digits: Int32.max and 1000000).
+    private static func rateField(_ num: Int, _ den: Int, fixedWidth: Bool) -> String {
+        guard fixedWidth else { return "\(num):\(den)" }
+        func padded(_ n: Int, _ digits: Int) -> String { let s = String(n); return String(repeating: "0", count: max(0, digits - s.count)) + s }
+        return padded(num, 10) + ":" + padded(den, 7)
+    }
+
+    /// Sets the header's frame rate in place (the writer must have been made with `rateSetLater`).
+    public mutating func setFrameRate(_ rate: Double) throws(FrameSourceError) {
+        guard let offset = rateOffset else {
+            throw .writeFailed(path: path, reason: "the frame rate can be set later only in a file begun with rateSetLater")
+        }
+        guard let file else { throw .writeFailed(path: path, reason: "the writer is closed") }
+        guard let (num, den) = Self.rational(rate) else {
+            throw .writeFailed(path: path, reason: "frame rate \(rate) is not allowed; it must be a number between 0.000001 and 1000000 frames per second")
+        }
+        let field = Array(Self.rateField(num, den, fixedWidth: true).utf8)
+        var done = 0
+        while done < field.count {
+            let n = field.withUnsafeBytes { systemPwrite(file.fd, $0.baseAddress! + done, field.count - done, off_t(offset + done)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .writeFailed(path: path, reason: osReason(errno))
+            }
+            done += n
+        }
+        frameRateNumerator = num
+        frameRateDenominator = den
     }
 
     /// Frames per second as written in the header.
