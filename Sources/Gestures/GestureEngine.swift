@@ -198,8 +198,9 @@ public struct GestureEngine: Sendable {
                 // also waits until its axis has settled for as long as a nod or shake may pause at its turn
                 // (`max_hold`): a slow, wide nod's or shake's extremes are beyond the threshold for longer than
                 // the dwell, but it turns there; a held look may creep on slowly, not turn.
-                let swing = b == .up || b == .down ? settings.nod : settings.shake
-                let axis: KeyPath<History.Entry, Double> = b == .up || b == .down ? \.pitch : \.yaw
+                let vertical = b == .up || b == .down
+                let swing = vertical ? settings.nod : settings.shake
+                let axis: KeyPath<History.Entry, Double> = vertical ? \.pitch : \.yaw
                 let swinging = nodRecognizer.isSwinging || shakeRecognizer.isSwinging
                     || range(axis, since: t - swing.maxHold) > Self.settledRange * swing.hysteresis
                 if let c = candidate, t - c.since >= settings.continuous.dwell, !quiet, !swinging {

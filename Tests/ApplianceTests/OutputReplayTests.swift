@@ -94,6 +94,22 @@ final class OutputReplayTests: XCTestCase {
         XCTAssertEqual(times, times.sorted())
     }
 
+    /// `--budget` governs the outputs' replay as it does the plain one (it was ignored with `--outputs`):
+    /// a budget no frame fits lowers the rate to the minimum, and the stats say so.
+    func testABudgetGovernsTheOutputsReplayToo() throws {
+        let clip = ReplayTests.root + "/.build-fixtures/clm_look.y4m"
+        let run = try nodwire(["replay", clip, "--outputs", "--budget", "1", "--stats"], config: "[budget]\nminimum_rate = 5\n" + Self.config)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let stats = try XCTUnwrap(run.stderr.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.last, run.stderr)
+        let budget = try XCTUnwrap(stats["budget"] as? [String: Any], "\(stats)")
+        XCTAssertEqual(double(budget["cpu_percent_budget"]), 1)
+        XCTAssertLessThan(double(stats["frames_processed"]), 420 * 10 / 25, "\(stats)")
+        XCTAssertTrue(run.stderr.contains("nodwire: budget:"), run.stderr)
+        XCTAssertEqual(run.lines.filter { $0["type"] as? String == "output" }.last?["cause"] as? String, "shutdown")
+    }
+
     func testOutputsNeedAnOutputsSection() throws {
         let run = try nodwire(["replay", ReplayTests.root + "/.build-fixtures/clm_look.y4m", "--outputs"], config: "[vision]\nmirrored = false\n")
         XCTAssertEqual(run.status, 78)

@@ -48,11 +48,13 @@ struct ReplayCommand: ParsableCommand {
         if moves { settings.gestures.moves.enabled = true }
         let web = try ReplayWeb.make(settings, realtime: realtime)
         let output = LineOutput()
+        // --budget governs, with the outputs too; --realtime the config's budget.
+        let governed = try budgetSettings(settings, percent: budget, realtime: realtime)
         if outputOptions.outputs {
             return try OutputReplay(file: file, settings: settings, processor: makeProcessor(settings.vision),
-                                    options: outputOptions, realtime: realtime, stats: stats, web: web, rate: rate).run(output)
+                                    options: outputOptions, realtime: realtime, stats: stats, web: web, rate: rate,
+                                    budget: governed).run(output)
         }
-        let governed = try budgetSettings(settings, percent: budget, realtime: realtime)
         let processor = try makeProcessor(settings.vision)
         try web?.start(outputs: nil, pulsable: [], sourceName: file)
         defer { web?.stop() }
