@@ -38,8 +38,10 @@ private enum Floor {
 }
 
 final class AccuracyFloorTests: XCTestCase {
-    private func evaluate(_ directory: String, only names: Set<String>? = nil, rate: Double? = nil) throws -> [ClipReport] {
-        let settings = NodwireConfig()
+    private func evaluate(_ directory: String, only names: Set<String>? = nil, rate: Double? = nil,
+                          contrastFloor: Double = VisionSettings().contrastFloor) throws -> [ClipReport] {
+        var settings = NodwireConfig()
+        settings.vision.contrastFloor = contrastFloor
         let evaluation = Evaluation(settings: settings, rate: rate) {
             var vision = settings.vision
             vision.modelPath = "\(ReplayTests.root)/Models/shape_predictor_5_face_landmarks.dat"
@@ -75,6 +77,46 @@ final class AccuracyFloorTests: XCTestCase {
             let wrong = g.nod.falseEvents + g.shake.falseEvents + g.look.falseEvents + g.wrongDirection
             XCTAssertLessThanOrEqual(wrong, Floor.realMaxFalse, "false and wrong-direction events at \(rate) fps (report above)")
         }
+    }
+
+    /// A dim room, or a face lit flatly from behind: the same real clips with every grey level scaled by
+    /// `gain` (half, and 0.3: the face's spread falls from 19-26 grey levels to 6-8). dlib's trees split on
+    /// raw pixel differences; without `vision.contrast_floor` clm_look found two of its four looks at half
+    /// the light and one at 0.3 (docs/vision.md).
+    func testRealClipsInDimLight() throws {
+        let dir = NSTemporaryDirectory() + "nodwire-dim-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let source = "\(ReplayTests.root)/.build-fixtures"
+        for gain in [0.5, 0.3] {
+            for name in ["clm_look", "ht_sway"] {
+                try Self.dim("\(source)/\(name).y4m", to: "\(dir)/\(name).y4m", gain: gain)
+                try? FileManager.default.removeItem(atPath: "\(dir)/\(name).labels.json")
+                try FileManager.default.copyItem(atPath: "\(source)/\(name).labels.json", toPath: "\(dir)/\(name).labels.json")
+            }
+            let g = EvaluationTotals(try evaluate(dir)).gestures
+            XCTAssertGreaterThanOrEqual(g.look.found, Floor.realMinLooksFound, "looks found at \(gain) of the light (report above)")
+            let wrong = g.nod.falseEvents + g.shake.falseEvents + g.look.falseEvents + g.wrongDirection
+            XCTAssertLessThanOrEqual(wrong, Floor.realMaxFalse, "false and wrong-direction events at \(gain) of the light (report above)")
+            if gain == 0.3 {
+                let off = EvaluationTotals(try evaluate(dir, contrastFloor: 0)).gestures
+                XCTAssertLessThan(off.look.found, g.look.found, "without the floor the dim looks are lost: what this guards (report above)")
+            }
+        }
+    }
+
+    /// Writes `source` with every grey level multiplied by `gain` (rounded), as a dimmer camera gives it.
+    static func dim(_ source: String, to path: String, gain: Double) throws {
+        var reader = try Y4MReader(path: source)
+        var writer = try Y4MWriter(path: path, width: reader.width, height: reader.height, frameRate: reader.frameRate)
+        var frame = reader.makeFrame()
+        let table = (0...255).map { UInt8(min(255, (Double($0) * gain).rounded())) }
+        while try reader.next(into: &frame) {
+            var pixels = [UInt8](repeating: 0, count: frame.width * frame.height)
+            for y in 0..<frame.height { for x in 0..<frame.width { pixels[y * frame.width + x] = table[Int(frame.pixels[y * frame.stride + x])] } }
+            try writer.write(LumaFrame(width: frame.width, height: frame.height, pixels: pixels))
+        }
+        writer.close()
     }
 
     private func synthDevSet() throws -> String {

@@ -43,6 +43,7 @@ enum ConfigSchema {
         .double("vision.recheck_interval", \.vision.recheckInterval, 0.1...5, "Seconds between detector re-checks of a tracked face."),
         .int("vision.missed_rechecks_before_lost", \.vision.missedRechecksBeforeLost, 1...20, "Failed re-checks in a row before the face counts as lost."),
         .double("vision.focal_length_factor", \.vision.focalLengthFactor, 0.3...3, "Focal length as a multiple of the larger image side (0.8 for a typical webcam; less for wide-angle lenses)."),
+        .double("vision.contrast_floor", \.vision.contrastFloor, 0...120, "Contrast (spread of the face's grey levels) below which the landmark fit stretches a dim or flatly lit face's pixels to it; 0 turns it off (docs/vision.md)."),
         .bool("vision.mirrored", \.vision.mirrored, "The camera delivers a mirrored (selfie) picture. Events always use the person's own left and right."),
     ] }
 

@@ -43,6 +43,7 @@ public final class FaceTracker {
         self.settings = settings
         detector = try FaceDetector()
         fitter = LandmarkFitter(model: model)
+        fitter.contrastFloor = Float(settings.contrastFloor)
         estimator = HeadPoseEstimator(imageWidth: 1, imageHeight: 1, focalLength: 1, mirrored: settings.mirrored)
     }
 

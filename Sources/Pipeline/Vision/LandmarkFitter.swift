@@ -36,6 +36,18 @@ public final class LandmarkFitter {
     private var shape: [Float]
     private var features: [Int32]
     private var leafChoice: [Int]
+    /// dlib's trees split on raw pixel differences, so a dim or flat-lit face (a third of the contrast the
+    /// model learnt on) falls on the wrong side of its thresholds and the fit slides. When the spread
+    /// (standard deviation) of the first level's feature pixels is below this, every level's pixels are
+    /// scaled up to it (never down: a well-lit face is fitted exactly as dlib fits it). 0 turns it off.
+    public var contrastFloor: Float = LandmarkFitter.defaultContrastFloor
+    /// Well-lit faces measure 19-60 (real clips 19-26, rendered faces 24-60); dimmed to 30% they measure 8-10.
+    public static let defaultContrastFloor: Float = 20
+    /// Below a spread of floor / maxGain the picture is mostly noise; stretching it further helps nothing.
+    static let maxGain: Float = 4
+    /// The last fit's spread, and the gain it was given.
+    public private(set) var contrast: Float = 0
+    private(set) var gain: Float = 1
 
     public init(model: ShapeModel) {
         self.model = model
@@ -75,6 +87,17 @@ public final class LandmarkFitter {
                             // floor here because negatives were rejected first; no libm call in the hot loop.)
                             let xf = ox + u * sx + 0.5, yf = oy + v * sy + 0.5
                             f[i] = (xf >= 0 && xf < fw && yf >= 0 && yf < fh) ? Int32(image[Int(yf) &* stride &+ Int(xf)]) : 0
+                        }
+                        if level == 0 {
+                            var sum: Int64 = 0, sq: Int64 = 0
+                            for i in 0..<featureCount { let v = Int64(f[i]); sum &+= v; sq &+= v &* v }
+                            let mean = Double(sum) / Double(featureCount)
+                            let sd = max(0, Double(sq) / Double(featureCount) - mean * mean).squareRoot()
+                            contrast = Float(sd)
+                            gain = sd > 0 ? min(Self.maxGain, max(1, contrastFloor / Float(sd))) : 1
+                        }
+                        if gain > 1 {
+                            for i in 0..<featureCount { f[i] = Int32((Float(f[i]) * gain).rounded()) }
                         }
                         // Four trees at a time, branch-free: the four walks are independent, so their loads
                         // overlap, and a data-dependent branch per split would mispredict half the time.

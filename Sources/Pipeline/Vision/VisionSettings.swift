@@ -16,6 +16,9 @@ public struct VisionSettings: Sendable, Equatable {
     public var missedRechecksBeforeLost = 3
     /// Focal length as a multiple of the larger image side (a typical webcam: 0.8; wide-angle lenses less).
     public var focalLengthFactor = 0.8
+    /// Spread (standard deviation, grey levels) of the face's pixels below which the landmark fit stretches
+    /// them to it: dlib's model splits on raw pixel differences and slides on a dim or flatly lit face. 0: off.
+    public var contrastFloor = Double(LandmarkFitter.defaultContrastFloor)
     /// The camera delivers a mirrored picture (a selfie view). Left and right in events are the person's own.
     public var mirrored = false
 
