@@ -36,12 +36,16 @@ public final class LandmarkFitter {
     private var shape: [Float]
     private var features: [Int32]
     private var leafChoice: [Int]
-    /// dlib's trees split on raw pixel differences, so a dim or flat-lit face (a third of the contrast the
-    /// model learnt on) falls on the wrong side of its thresholds and the fit slides. When the spread
-    /// (standard deviation) of the first level's feature pixels is below this, every level's pixels are
-    /// scaled up to it (never down: a well-lit face is fitted exactly as dlib fits it). 0 turns it off.
+    /// dlib's trees split on raw pixel differences, so a dim or flatly lit face falls on the wrong side of
+    /// their thresholds and the fit slides. When the spread (standard deviation) of the first level's feature
+    /// pixels is below this, every level's pixels are scaled up to it (never down: stretching a contrasty
+    /// face's pixels down made the fit worse). 0 turns it off; `vision.contrast_floor` sets it.
     public var contrastFloor: Float = LandmarkFitter.defaultContrastFloor
-    /// Well-lit faces measure 19-60 (real clips 19-26, rendered faces 24-60); dimmed to 30% they measure 8-10.
+    /// Faces measure 19-26 in the real clips, 23-70 in the stills and rendered faces; dimmed to 30%, 6-10.
+    /// 20 stretches only faces dimmer than any of those (docs/vision.md "Contrast"): the real clips dimmed
+    /// to 0.5, 0.3 and 0.2 keep their looks. 40 also fitted faces of 25-33 better when turned (the worst
+    /// false pitch at 30° of yaw on one rendered face fell from 11.3° to 2.9°), but gave a false nod on the
+    /// real ht_sway dimmed to 0.3, where its quantised grey levels were stretched fourfold.
     public static let defaultContrastFloor: Float = 20
     /// Below a spread of floor / maxGain the picture is mostly noise; stretching it further helps nothing.
     static let maxGain: Float = 4
