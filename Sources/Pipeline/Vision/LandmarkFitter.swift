@@ -41,12 +41,8 @@ public final class LandmarkFitter {
     /// pixels is below this, every level's pixels are scaled up to it (never down: stretching a contrasty
     /// face's pixels down made the fit worse). 0 turns it off; `vision.contrast_floor` sets it.
     public var contrastFloor: Float = LandmarkFitter.defaultContrastFloor
-    /// Faces measure 19-26 in the real clips, 23-70 in the stills and rendered faces; dimmed to 30%, 6-10.
-    /// 20 stretches only faces dimmer than any of those (docs/vision.md "Contrast"): the real clips dimmed
-    /// to 0.5, 0.3 and 0.2 keep their looks. 40 also fitted faces of 25-33 better when turned (the worst
-    /// false pitch at 30° of yaw on one rendered face fell from 11.3° to 2.9°), but gave a false nod on the
-    /// real ht_sway dimmed to 0.3, where its quantised grey levels were stretched fourfold.
-    public static let defaultContrastFloor: Float = 20
+    /// `VisionSettings.contrastFloor`'s default (20: why there).
+    public static let defaultContrastFloor = Float(VisionSettings().contrastFloor)
     /// Below a spread of floor / maxGain the picture is mostly noise; stretching it further helps nothing.
     static let maxGain: Float = 4
     /// The last fit's spread, and the gain it was given.

@@ -18,7 +18,12 @@ public struct VisionSettings: Sendable, Equatable {
     public var focalLengthFactor = 0.8
     /// Spread (standard deviation, grey levels) of the face's pixels below which the landmark fit stretches
     /// them to it: dlib's model splits on raw pixel differences and slides on a dim or flatly lit face. 0: off.
-    public var contrastFloor = Double(LandmarkFitter.defaultContrastFloor)
+    /// Faces measure 19-26 in the real clips, 23-70 in the stills and rendered faces; dimmed to 30%, 6-10.
+    /// 20 stretches only faces dimmer than any of those (docs/vision.md "Contrast"): the real clips dimmed
+    /// to 0.5, 0.3 and 0.2 keep their looks. 40 also fitted faces of 25-33 better when turned (the worst
+    /// false pitch at 30° of yaw on one rendered face fell from 11.3° to 2.9°), but gave a false nod on the
+    /// real ht_sway dimmed to 0.3, where its quantised grey levels were stretched fourfold.
+    public var contrastFloor = 20.0
     /// The camera delivers a mirrored picture (a selfie view). Left and right in events are the person's own.
     public var mirrored = false
 
