@@ -34,7 +34,7 @@ public struct GestureEngine: Sendable {
 
     private var yawFilter: Smoother
     private var pitchFilter: Smoother
-    private var calibration: [Angles] = []
+    private var calibration: [(time: Double, angles: Angles)] = []
     private var calibrationReason = "initial"
     private var lostSince: Double?
     private var warmupUntil = -Double.infinity
@@ -55,7 +55,7 @@ public struct GestureEngine: Sendable {
         self.settings = settings
         yawFilter = Smoother(settings.smoothing)
         pitchFilter = Smoother(settings.smoothing)
-        calibration.reserveCapacity(settings.calibration.samples)
+        calibration.reserveCapacity(64)
         history = History(capacity: 256)
         nodRecognizer = SwingRecognizer(axis: .pitch, settings: settings.nod, maxTranslation: settings.posture.maxTranslation)
         shakeRecognizer = SwingRecognizer(axis: .yaw, settings: settings.shake, maxTranslation: settings.posture.maxTranslation)
@@ -130,7 +130,7 @@ public struct GestureEngine: Sendable {
         }
 
         if state.calibrating {
-            calibrate(now)
+            calibrate(now, at: t)
             if !state.calibrating, let n = state.neutral {
                 out.append(event(.calibrated, reason: calibrationReason, neutral: n))
                 rest = (pose.pointerX, pose.pointerY)
@@ -257,16 +257,22 @@ public struct GestureEngine: Sendable {
         forgetMotion()
     }
 
-    private mutating func calibrate(_ a: Angles) {
+    /// Steady for `seconds` (no step between samples faster than `max_speed`): neutral is the mean of the last
+    /// `average_seconds`. Times, not sample counts, so it takes as long at the governor's 5 fps as at 30.
+    private mutating func calibrate(_ a: Angles, at t: Double) {
         let c = settings.calibration
-        if let last = calibration.last, abs(a.yaw - last.yaw) > c.maxJump || abs(a.pitch - last.pitch) > c.maxJump {
-            calibration.removeAll(keepingCapacity: true)
+        if let last = calibration.last {
+            let dt = max(t - last.time, 1e-6)
+            if abs(a.yaw - last.angles.yaw) / dt > c.maxSpeed || abs(a.pitch - last.angles.pitch) / dt > c.maxSpeed {
+                calibration.removeAll(keepingCapacity: true)
+            }
         }
-        calibration.append(a)
-        guard calibration.count >= c.samples else { return }
-        let tail = calibration.suffix(c.averageLast)
+        calibration.append((t, a))
+        // A microsecond's tolerance for times that are sums of rounded frame periods.
+        guard let first = calibration.first, t - first.time >= c.seconds - 1e-6 else { return }
+        let tail = calibration.filter { $0.time >= t - c.averageSeconds - 1e-6 }
         let n = Double(tail.count)
-        state.neutral = Angles(yaw: tail.reduce(0) { $0 + $1.yaw } / n, pitch: tail.reduce(0) { $0 + $1.pitch } / n)
+        state.neutral = Angles(yaw: tail.reduce(0) { $0 + $1.angles.yaw } / n, pitch: tail.reduce(0) { $0 + $1.angles.pitch } / n)
         state.offset = Angles(yaw: 0, pitch: 0)
         state.calibrating = false
         calibration.removeAll(keepingCapacity: true)

@@ -19,12 +19,14 @@ public struct GestureSettings: Sendable, Equatable {
     }
 
     public struct Calibration: Sendable, Equatable {
-        /// Consecutive steady samples needed to learn the resting pose (about 1 s at 15 fps).
-        public var samples = 15
-        /// A sample further than this from the previous one (degrees) restarts calibration.
-        public var maxJump = 2.5
-        /// Neutral is the mean of this many of the last steady samples.
-        public var averageLast = 8
+        /// Seconds of steady samples needed to learn the resting pose: 15 samples at 30 fps, and as long at
+        /// any rate (it was 15 samples until 2026-11-24: 3 s at the governor's 5 fps).
+        public var seconds = 0.45
+        /// A head moving faster than this between two samples (degrees a second) restarts calibration: 2.5°
+        /// between two frames at 30 fps (it was 2.5° between samples at any rate: laxer the faster the loop).
+        public var maxSpeed = 75.0
+        /// Neutral is the mean of the steady samples of the last this many seconds (8 samples at 30 fps).
+        public var averageSeconds = 0.25
         /// After the face was lost longer than this (s), calibrate again when it comes back.
         public var recalibrateAfterLoss = 5.0
         /// After the face comes back, gestures wait this long (s) for the tracker to settle.
@@ -160,7 +162,7 @@ public struct GestureSettings: Sendable, Equatable {
         func need(_ ok: Bool, _ key: String, _ message: String) { if !ok { p.append(SettingProblem(key: key, message: message)) } }
         need(zones.idleYaw < zones.thresholdYaw, "gestures.zones.idle_yaw", "must be smaller than gestures.zones.threshold_yaw (\(zones.thresholdYaw)) or a look could never stop")
         need(zones.idlePitch < zones.thresholdPitch, "gestures.zones.idle_pitch", "must be smaller than gestures.zones.threshold_pitch (\(zones.thresholdPitch)) or a look could never stop")
-        need(calibration.averageLast <= calibration.samples, "gestures.calibration.average_last", "must not exceed gestures.calibration.samples (\(calibration.samples))")
+        need(calibration.averageSeconds <= calibration.seconds, "gestures.calibration.average_seconds", "must not exceed gestures.calibration.seconds (\(calibration.seconds))")
         need(discrete.minDuration < discrete.maxDuration, "gestures.discrete.min_duration", "must be shorter than gestures.discrete.max_duration (\(discrete.maxDuration))")
         for (name, s) in [("nod", nod), ("shake", shake)] {
             need(s.hysteresis < s.minAmplitude, "gestures.\(name).hysteresis", "must be smaller than gestures.\(name).min_amplitude (\(s.minAmplitude)) or no stroke could be seen")

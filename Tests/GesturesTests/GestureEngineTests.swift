@@ -17,7 +17,31 @@ final class GestureEngineTests: XCTestCase {
         XCTAssertEqual(e[1].reason, "initial")
         XCTAssertEqual(e[1].neutral?.yaw ?? 0, 4, accuracy: 0.01)
         XCTAssertEqual(e[1].neutral?.pitch ?? 0, -3, accuracy: 0.01)
-        XCTAssertEqual(e[1].frame, GestureSettings().calibration.samples - 1, "calibrated on the Nth steady sample")
+        // 0.45 s at 25 fps: the 13th sample is 0.48 s after the first.
+        XCTAssertEqual(e[1].frame, 12, "calibrated once the head has been steady for calibration.seconds")
+    }
+
+    /// Calibration is timed: at the governor's 5 fps it takes about as long as at 30 (it counted 15 samples:
+    /// 3 s at 5 fps); a quick turn restarts it at any rate.
+    func testCalibrationTakesTheSameTimeAtAnyRate() {
+        for fps in [5.0, 10, 30] {
+            var s = Stream()
+            s.fps = fps
+            s.rest(2)
+            let cal = s.events().of(.calibrated)
+            XCTAssertEqual(cal.count, 1, "at \(fps) fps")
+            XCTAssertEqual(cal.first?.time ?? 99, GestureSettings().calibration.seconds, accuracy: 1 / fps + 0.001, "at \(fps) fps")
+        }
+        for fps in [5.0, 30] {
+            var s = Stream()
+            s.fps = fps
+            s.rest(0.4)
+            s.ramp(0.2, from: (0, 0), to: (30, 0))     // 150°/s, twice max_speed
+            s.rest(2, yaw: 30)
+            let cal = s.events().of(.calibrated)
+            XCTAssertGreaterThan(cal.first?.time ?? 0, 0.6 + 0.4, "at \(fps) fps: restarted by the quick turn")
+            XCTAssertEqual(cal.first?.neutral?.yaw ?? 0, 30, accuracy: 0.5, "at \(fps) fps")
+        }
     }
 
     func testCalibrationRestartsOnAJump() {
@@ -27,7 +51,7 @@ final class GestureEngineTests: XCTestCase {
         let e = s.events()
         let cal = e.of(.calibrated)
         XCTAssertEqual(cal.count, 1)
-        XCTAssertEqual(cal[0].frame, 10 + GestureSettings().calibration.samples - 1 + 2, accuracy: 2)
+        XCTAssertEqual(cal[0].frame, 10 + 12, accuracy: 2, "0.45 s after the jump, at 25 fps")
         XCTAssertEqual(cal[0].neutral?.yaw ?? 0, 10, accuracy: 0.5)
     }
 
@@ -295,9 +319,9 @@ final class GestureSettingsTests: XCTestCase {
     func testContradictionsAreNamed() {
         var s = GestureSettings()
         s.zones.idleYaw = 20
-        s.calibration.averageLast = 40
+        s.calibration.averageSeconds = 2
         let keys = s.problems().map(\.key)
-        XCTAssertEqual(keys, ["gestures.zones.idle_yaw", "gestures.calibration.average_last"])
+        XCTAssertEqual(keys, ["gestures.zones.idle_yaw", "gestures.calibration.average_seconds"])
         XCTAssertTrue(s.problems()[0].message.contains("threshold_yaw"))
     }
 }

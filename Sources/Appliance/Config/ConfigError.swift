@@ -6,6 +6,8 @@ enum ConfigError: Error, Equatable, CustomStringConvertible {
     case empty(file: String)
     case syntax(file: String, line: Int, column: Int, message: String)
     case unknownKey(file: String, line: Int?, key: String, known: [String])
+    /// A setting an earlier version read, with what replaced it.
+    case retired(file: String, line: Int?, key: String, replacement: String)
     case notATable(file: String, line: Int?, key: String)
     case wrongType(file: String, line: Int?, key: String, value: String, allowed: String)
     case outOfRange(file: String, line: Int?, key: String, value: String, allowed: String)
@@ -28,6 +30,8 @@ enum ConfigError: Error, Equatable, CustomStringConvertible {
         case let .unknownKey(file, line, key, known):
             let hint = Self.closest(to: key, in: known).map { " Did you mean \($0)?" } ?? ""
             return "\(at(file, line)): unknown setting \(Self.clip(key)).\(hint) Known here: \(known.joined(separator: ", "))"
+        case let .retired(file, line, key, replacement):
+            return "\(at(file, line)): \(key) is no longer read: \(replacement)"
         case let .notATable(file, line, key):
             return "\(at(file, line)): \(Self.clip(key)) is a section of settings, not a value; write [\(Self.clip(key))] and its settings below it"
         case let .wrongType(file, line, key, value, allowed):

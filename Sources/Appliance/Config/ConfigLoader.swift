@@ -78,6 +78,9 @@ enum ConfigLoader {
             }
             guard let spec = specs[full] else {
                 if sections.contains(full) { throw .notATable(file: file, line: lines.line(of: full), key: full) }
+                if let replacement = ConfigSchema.retired[full] {
+                    throw .retired(file: file, line: lines.line(of: full), key: full, replacement: replacement)
+                }
                 throw .unknownKey(file: file, line: lines.line(of: full), key: full, known: known(under: prefix, specs: specs, sections: sections))
             }
             let parsed: ConfigValue

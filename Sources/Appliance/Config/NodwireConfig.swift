@@ -32,6 +32,13 @@ struct NodwireConfig: Equatable {
 
 /// The config file's keys, their meaning and what they accept. `nodwire config defaults` prints this.
 enum ConfigSchema {
+    /// Settings earlier versions read, and what to write instead (an unknown key is refused; these say why).
+    static let retired: [String: String] = [
+        "gestures.calibration.samples": "calibration is timed now; write gestures.calibration.seconds (15 samples at 30 fps = 0.45)",
+        "gestures.calibration.max_jump": "calibration is timed now; write gestures.calibration.max_speed in degrees a second (2.5° between frames at 30 fps = 75)",
+        "gestures.calibration.average_last": "calibration is timed now; write gestures.calibration.average_seconds (8 samples at 30 fps = 0.25)",
+    ]
+
     static var all: [SettingSpec] {
         vision + gestures + swing("nod", \.gestures.nod) + swing("shake", \.gestures.shake) + camera + budget + logging + events + mqtt + web
     }
@@ -54,9 +61,9 @@ enum ConfigSchema {
             .double("gestures.smoothing.min_cutoff", \.gestures.smoothing.minCutoff, 0.05...30, "One-Euro cutoff when still, Hz: lower is steadier, but lags."),
             .double("gestures.smoothing.beta", \.gestures.smoothing.beta, 0...10, "One-Euro speed coefficient."),
             .double("gestures.smoothing.derivative_cutoff", \.gestures.smoothing.derivativeCutoff, 0.05...30, "One-Euro cutoff of the speed estimate, Hz."),
-            .int("gestures.calibration.samples", \.gestures.calibration.samples, 3...300, "Steady samples needed to learn the resting pose."),
-            .double("gestures.calibration.max_jump", \.gestures.calibration.maxJump, 0.2...20, "Degrees between samples that restart calibration."),
-            .int("gestures.calibration.average_last", \.gestures.calibration.averageLast, 1...300, "Neutral is the mean of this many of the last steady samples."),
+            .double("gestures.calibration.seconds", \.gestures.calibration.seconds, 0.1...10, "Seconds of steady head needed to learn the resting pose (the same at any frame rate)."),
+            .double("gestures.calibration.max_speed", \.gestures.calibration.maxSpeed, 5...600, "Degrees a second between two samples that restart calibration (75: 2.5° between frames at 30 fps)."),
+            .double("gestures.calibration.average_seconds", \.gestures.calibration.averageSeconds, 0.01...10, "Neutral is the mean of the steady samples of the last this many seconds."),
             .double("gestures.calibration.recalibrate_after_loss", \.gestures.calibration.recalibrateAfterLoss, 0...3600, "Seconds of face loss after which the resting pose is learnt again."),
             .double("gestures.calibration.warmup", \.gestures.calibration.warmup, 0...5, "Seconds after the face returns before gestures count."),
             .double("gestures.zones.idle_yaw", \.gestures.zones.idleYaw, 0.5...45, "Idle zone half-width left/right, degrees: at rest inside."),
