@@ -145,7 +145,7 @@ public struct GestureEngine: Sendable {
 
         let z = settings.zones
         let inIdle = (offset.yaw / z.idleYaw) * (offset.yaw / z.idleYaw) + (offset.pitch / z.idlePitch) * (offset.pitch / z.idlePitch) <= 1
-        let beyond = Self.direction(offset, zones: z)
+        var beyond = Self.direction(offset, zones: z)
         state.inIdleZone = inIdle
 
         // Body movement: judged against where the head last rested, in face widths.
@@ -155,6 +155,11 @@ public struct GestureEngine: Sendable {
         } else if let r = rest {
             let dx = pose.pointerX - r.x, dy = pose.pointerY - r.y
             if (dx * dx + dy * dy).squareRoot() / max(1, pose.faceSize) > settings.posture.maxTranslation { posture = true }
+        }
+        // Which way: up or down only if the face did not move the other way in the picture (y grows downwards).
+        if let b = beyond, b == .up || b == .down, let r = rest {
+            let down = (pose.pointerY - r.y) / max(1, pose.faceSize)
+            if b == .up ? down > z.maxCounterTravel : down < -z.maxCounterTravel { beyond = nil }
         }
 
         // Neutral follows slow drift at rest, and moves to a new posture held steady outside the idle zone.

@@ -40,6 +40,11 @@ public struct GestureSettings: Sendable, Equatable {
         /// Beyond these a look starts. People turn further than they tilt, hence two values.
         public var thresholdYaw = 12.0
         public var thresholdPitch = 10.0
+        /// A look up or down is not taken while the face has moved the other way in the picture by more than
+        /// this (face widths) since it last rested: a head pitching about the neck carries the face with it
+        /// (clm_look's look down moves it 0.2 face widths down, its look up 0.15 up), and five landmarks
+        /// fold on some faces looking down, reading "up" (docs/gestures.md "Which way").
+        public var maxCounterTravel = 0.05
     }
 
     public struct Continuous: Sendable, Equatable {

@@ -21,7 +21,7 @@ private enum Floor {
     static let synthMaxFalseNods = 0               // 3 before a nod had to dip and face the camera (sweeps: 35° yaw, 25° up)
     static let synthMaxFalseShakes = 0
     static let synthMaxFalseLooks = 0
-    static let synthMaxWrongDirection = 1
+    static let synthMaxWrongDirection = 0          // 1 until a look up/down had to agree with where the face moved (2026-11-24)
     static let synthMaxFalseInTalkingPerMinute = 0.0   // over 2.03 minutes of talking, expression and lean
     static let synthMinFaceFraction = 0.994
     static let synthMaxMedianRmsYaw = 2.65         // median of the clips, 2026-11-23: 2.6 (2.39 at 0f308f3)

@@ -71,6 +71,30 @@ final class GestureEngineTests: XCTestCase {
         XCTAssertLessThan(e[0].time, 1.63 + 0.4 + 0.2)
     }
 
+    /// Which way: a head pitching about the neck carries the face with it in the picture (clm_look's look
+    /// down moves it 0.14 face widths down, its look up 0.12 up). Five landmarks fold on some faces looking
+    /// down and read "up" (the rendered astronaut's 24° look down reads +12°): a pitch that says up while the
+    /// face moved down is not a look up, nor the reverse. With no vertical travel, or travel the same way,
+    /// the look is taken as before.
+    func testALookUpOrDownMustNotMoveTheFaceTheOtherWay() {
+        func run(pitch: Double, travel: Double) -> [GestureEvent] {
+            var s = calibrated()
+            // faceSize is 120 px; the pointer moves `travel` face widths down (+) as the pitch ramps.
+            s.add(0.3, pointer: { t in (320, 240 + travel * 120 * t / 0.3) }) { t in (0, pitch * t / 0.3) }
+            s.add(1.5, pointer: { _ in (320, 240 + travel * 120) }) { _ in (0, pitch) }
+            s.add(0.3, pointer: { t in (320, 240 + travel * 120 * (1 - t / 0.3)) }) { t in (0, pitch * (1 - t / 0.3)) }
+            s.rest(1.0)
+            return s.events().gestures
+        }
+        let counter = GestureSettings().zones.maxCounterTravel
+        XCTAssertEqual(run(pitch: 16, travel: -0.15).first?.direction, .up, "up, the face moving up")
+        XCTAssertEqual(run(pitch: 16, travel: 0).first?.direction, .up, "up, no travel")
+        XCTAssertEqual(run(pitch: 16, travel: counter * 0.8).first?.direction, .up, "a little travel the other way is noise")
+        XCTAssertEqual(run(pitch: 16, travel: 0.2).filter { $0.direction == .up }, [], "a fold: 'up' while the face went down")
+        XCTAssertEqual(run(pitch: -16, travel: 0.15).first?.direction, .down)
+        XCTAssertEqual(run(pitch: -16, travel: -0.2).filter { $0.direction == .down }, [])
+    }
+
     func testThresholdEdge() {
         for (yaw, expected) in [(11.0, 0), (13.5, 1)] {
             var s = calibrated()

@@ -70,6 +70,7 @@ enum ConfigSchema {
             .double("gestures.zones.idle_pitch", \.gestures.zones.idlePitch, 0.5...45, "Idle zone half-height up/down, degrees."),
             .double("gestures.zones.threshold_yaw", \.gestures.zones.thresholdYaw, 1...60, "Degrees left/right beyond which a look starts."),
             .double("gestures.zones.threshold_pitch", \.gestures.zones.thresholdPitch, 1...60, "Degrees up/down beyond which a look starts."),
+            .double("gestures.zones.max_counter_travel", \.gestures.zones.maxCounterTravel, 0.01...5, "Face widths the face may have moved down in the picture during a look up (or up during a look down); more and the look is not taken (five landmarks fold on some faces looking down). 5 turns the check off."),
             .double("gestures.continuous.dwell", \.gestures.continuous.dwell, 0...5, "Seconds beyond the threshold before look_start."),
             .double("gestures.discrete.min_duration", \.gestures.discrete.minDuration, 0...5, "Least seconds beyond the threshold for a look."),
             .double("gestures.discrete.max_duration", \.gestures.discrete.maxDuration, 0.1...10, "Most seconds out and back for a look."),
