@@ -103,7 +103,7 @@ c=$out/config-seeds
 printf '[vision]\nmirrored = true\nmin_face_size = 90\n[gestures.zones]\nthreshold_yaw = 15\n' > "$c/basic.toml"
 printf '[gestures.smoothing]\nkind = "moving_average"\nwindow = 5\n[gestures.nod]\nmin_amplitude = 9.5\nsingle = false\n' > "$c/swing.toml"
 printf '[logging]\nlevel = "debug"\nformat = "journal"\n[events]\nsocket_path = "/run/nodwire/events.sock"\nstdout = false\n' > "$c/run.toml"
-printf 'gestures.zones.idle_yaw = 4.5\n"gestures".refractory = 2\n[gestures.calibration]\nsamples = 20 # c\n' > "$c/dotted.toml"
+printf 'gestures.zones.idle_yaw = 4.5\n"gestures".refractory = 2\n[gestures.calibration]\nseconds = 0.6 # c\n' > "$c/dotted.toml"
 {
     for token in '[vision]' '[gestures.zones]' '[gestures.nod]' '[logging]' '[events]' ' = ' true false '1e3' '-0.0' \
                  nan inf '[[' ']]' '{' '}' '#' "'''" '\\' '\"'; do
