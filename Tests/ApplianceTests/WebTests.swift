@@ -101,6 +101,7 @@ final class WebTests: XCTestCase {
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: picturePath))
         XCTAssertEqual(Array(jpeg.prefix(3)), [0xFF, 0xD8, 0xFF], "a JPEG")
         XCTAssertTrue(face.contains(#""width":400,"height":300,"face":{"box":["#) && face.contains(#""landmarks":[["#), face)
+        XCTAssertTrue(face.contains(#""contrast":"#) && face.contains(#""dim":false}"#), "clm_look's face is lit: \(face)")
 
         // Loopback without a token: the page's own origin may pulse; GET never changes anything.
         XCTAssertEqual(try http(port, "/api/outputs/right/pulse").code, 404, "no GET route that pulses")

@@ -72,6 +72,20 @@ final class VisionTests: XCTestCase {
         XCTAssertLessThan(median(withFloor), median(without) / 2)
     }
 
+    /// The tracker says when a face is dim (the setup page asks for light): the stills as they are, and dimmed.
+    func testTheTrackerSaysWhenAFaceIsDim() throws {
+        let tracker = try FaceTracker(settings: Fixtures.visionSettings, model: try Fixtures.model())
+        let name = Fixtures.stills.first { !$0.contains("2people") }!
+        let frame = try PGMReader.read(path: Fixtures.still(name))
+        let lit = try XCTUnwrap(tracker.faces(in: frame).first)
+        XCTAssertFalse(lit.dim, "\(name): contrast \(lit.contrast)")
+        XCTAssertGreaterThanOrEqual(lit.contrast, Fixtures.visionSettings.contrastFloor)
+        let dim = LumaFrame(width: frame.width, height: frame.height, stride: frame.stride, pixels: frame.pixels.map { $0 / 4 })
+        let seen = try XCTUnwrap(tracker.faces(in: dim).first)
+        XCTAssertTrue(seen.dim, "\(name) at a quarter of the light: contrast \(seen.contrast)")
+        XCTAssertLessThan(seen.contrast, Fixtures.visionSettings.contrastFloor)
+    }
+
     func testEveryStillHasAFaceWithLandmarksInsideItsBox() throws {
         let tracker = try FaceTracker(settings: Fixtures.visionSettings, model: try Fixtures.model())
         for name in Fixtures.stills {

@@ -217,10 +217,11 @@ enum WebPage {
         g.moveTo(f.pointer[0], f.pointer[1] - 8); g.lineTo(f.pointer[0], f.pointer[1] + 8); g.stroke();
       }
       const why = !status ? '' : status.state === 'paused' ? 'paused' + (status.mode === 'paused' ? ' (battery or heat)' : '')
-        : status.camera !== 'ok' ? 'camera lost' : !f ? 'no face' : '';
+        : status.camera !== 'ok' ? 'camera lost' : !f ? 'no face' : f.dim ? 'dim face: light it from the front' : '';
       if (why) { g.fillStyle = '#0008'; g.fillRect(0, 0, c.width, 34); g.fillStyle = '#fff'; g.font = '22px sans-serif'; g.fillText(why, 10, 25); }
       document.body.dataset.pictures = (+(document.body.dataset.pictures || 0) + 1);
       document.body.dataset.faceBox = f ? 'yes' : 'no';
+      document.body.dataset.dim = f && f.dim ? 'yes' : 'no';
     }
 
     // The guided fit: start it, follow its prompts (polled twice a second), then show the proposal.

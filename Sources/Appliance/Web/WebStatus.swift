@@ -61,12 +61,13 @@ final class WebStatus: @unchecked Sendable {
         "{\"time\":\(EventJSON.number(s.frameTime, 3)),\"pose\":\(angles(s.face == .none ? nil : s.pose)),\"neutral\":\(angles(s.neutral))}"
     }
 
-    /// What was seen in a picture: `{"time":…,"width":…,"height":…,"face":{"box":[l,t,r,b],"landmarks":[[x,y]…],"pointer":[x,y]}|null}`.
+    /// What was seen in a picture: `{"time":…,"width":…,"height":…,"face":{"box":[l,t,r,b],"landmarks":[[x,y]…],"pointer":[x,y],"contrast":…,"dim":…}|null}`.
     static func faceJSON(_ p: LoopPicture) -> String {
         func n(_ v: Double) -> String { EventJSON.number(v, 1) }
         let face = p.face.map { f in
             let marks = (0..<5).map { "[\(n(f.landmarks[$0].x)),\(n(f.landmarks[$0].y))]" }.joined(separator: ",")
-            return "{\"box\":[\(n(f.box.left)),\(n(f.box.top)),\(n(f.box.right)),\(n(f.box.bottom))],\"landmarks\":[\(marks)],\"pointer\":[\(n(f.pose.pointer.x)),\(n(f.pose.pointer.y))]}"
+            return "{\"box\":[\(n(f.box.left)),\(n(f.box.top)),\(n(f.box.right)),\(n(f.box.bottom))],\"landmarks\":[\(marks)],\"pointer\":[\(n(f.pose.pointer.x)),\(n(f.pose.pointer.y))],"
+                + "\"contrast\":\(n(f.contrast)),\"dim\":\(f.dim)}"
         } ?? "null"
         return "{\"time\":\(EventJSON.number(p.frame.time, 3)),\"width\":\(p.frame.width),\"height\":\(p.frame.height),\"face\":\(face)}"
     }

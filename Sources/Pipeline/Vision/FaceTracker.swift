@@ -3,6 +3,10 @@ public struct FaceObservation: Sendable, Equatable {
     public var box: FaceBox
     public var landmarks: FaceLandmarks
     public var pose: HeadPose
+    /// The spread of the face's grey levels the landmark fit measured (docs/vision.md "Contrast"), and
+    /// whether it was below `vision.contrast_floor` and stretched: a dim or backlit face, worth more light.
+    public var contrast = 0.0
+    public var dim = false
 }
 
 /// What the tracker did in a frame, for statistics and the status display.
@@ -94,7 +98,8 @@ public final class FaceTracker {
             }
         }
         lastFaceTime = frame.time
-        return (FaceObservation(box: fitted, landmarks: landmarks, pose: estimator.pose(landmarks)), work)
+        return (FaceObservation(box: fitted, landmarks: landmarks, pose: estimator.pose(landmarks),
+                                contrast: Double(fitter.contrast), dim: fitter.stretched), work)
     }
 
     private func search(_ frame: LumaFrame) -> FaceObservation? {
@@ -166,7 +171,8 @@ public final class FaceTracker {
             var l = fitter.fit(frame, box: found)
             l = fitter.fit(frame, box: fitter.box(enclosing: l))
             return FaceObservation(box: fitter.box(enclosing: l), landmarks: l, pose: HeadPoseEstimator.stillPose(l, imageWidth: frame.width, imageHeight: frame.height,
-                                                                        focalLength: focal, mirrored: settings.mirrored))
+                                                                        focalLength: focal, mirrored: settings.mirrored),
+                                   contrast: Double(fitter.contrast), dim: fitter.stretched)
         }
     }
 }

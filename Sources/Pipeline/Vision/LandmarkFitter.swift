@@ -48,6 +48,8 @@ public final class LandmarkFitter {
     /// The last fit's spread, and the gain it was given.
     public private(set) var contrast: Float = 0
     private(set) var gain: Float = 1
+    /// The last fit's pixels were stretched: the face was dimmer than the floor.
+    public var stretched: Bool { gain > 1 }
 
     public init(model: ShapeModel) {
         self.model = model
