@@ -110,7 +110,7 @@ final class RunPartsTests: XCTestCase {
         var frame = reader.makeFrame(), n = 0
         while try reader.next(into: &frame) { n += 1 }
         XCTAssertEqual(n, times.count)
-        XCTAssertEqual(SessionClipWriter.rate(of: [1]), nil, "one frame has no rate")
+        XCTAssertEqual(Y4MWriter.rate(ofFrameTimes: [1]), nil, "one frame has no rate")
     }
 
     func testLogLinesForTheJournalAndForATerminal() {

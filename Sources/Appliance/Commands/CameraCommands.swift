@@ -211,10 +211,7 @@ struct ClipRecorder {
     }
 
     /// Frames per second over the held-back frames, to 0.01 (30 when they span no time).
-    private var measuredRate: Double {
-        guard early.count > 1, let a = early.first, let b = early.last, b.time > a.time else { return 30 }
-        return max(0.01, (Double(early.count - 1) / (b.time - a.time) * 100).rounded() / 100)
-    }
+    private var measuredRate: Double { Y4MWriter.rate(ofFrameTimes: early.map(\.time)) ?? 30 }
 
     private mutating func writeEarly() throws(FrameSourceError) {
         try begin(rate: measuredRate, size: early[0])

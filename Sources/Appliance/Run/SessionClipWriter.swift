@@ -52,19 +52,13 @@ final class SessionClipWriter: @unchecked Sendable {
 
     struct ClipFailure: Error { var message: String }
 
-    /// Frames per second of frames written at `times` (seconds), to 0.01; nil for fewer than two.
-    static func rate(of times: [Double]) -> Double? {
-        guard times.count > 1, let a = times.first, let b = times.last, b > a else { return nil }
-        return max(0.01, (Double(times.count - 1) / (b - a) * 100).rounded() / 100)
-    }
-
     private func drain() {
         var writer: Y4MWriter?
         while true {
             condition.lock()
             while queue.isEmpty && !finishing { condition.wait() }
             if queue.isEmpty && finishing {
-                if var w = writer, failure == nil, let rate = Self.rate(of: written) {
+                if var w = writer, failure == nil, let rate = Y4MWriter.rate(ofFrameTimes: written) {
                     do { try w.setFrameRate(rate); frameRate = rate } catch { failure = "\(path): \(error)" }
                 }
                 finished = true

@@ -36,9 +36,7 @@ public struct Y4MWriter: Sendable {
             throw .unsupportedSize(path: path, width: width, height: height,
                                    maxSide: FrameLimits.maxSide, maxPixels: FrameLimits.maxPixels)
         }
-        guard let (num, den) = Self.rational(frameRate) else {
-            throw .writeFailed(path: path, reason: "frame rate \(frameRate) is not allowed; it must be a number between 0.000001 and 1000000 frames per second")
-        }
+        let (num, den) = try Self.fraction(frameRate, path: path)
         var fd: Int32
         repeat { fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { throw .cannotOpen(path: path, reason: osReason(errno)) }
@@ -66,26 +64,30 @@ public struct Y4MWriter: Sendable {
         guard let offset = rateOffset else {
             throw .writeFailed(path: path, reason: "the frame rate can be set later only in a file begun with rateSetLater")
         }
-        guard let file else { throw .writeFailed(path: path, reason: "the writer is closed") }
-        guard let (num, den) = Self.rational(rate) else {
-            throw .writeFailed(path: path, reason: "frame rate \(rate) is not allowed; it must be a number between 0.000001 and 1000000 frames per second")
-        }
+        let (num, den) = try Self.fraction(rate, path: path)
         let field = Array(Self.rateField(num, den, fixedWidth: true).utf8)
-        var done = 0
-        while done < field.count {
-            let n = field.withUnsafeBytes { systemPwrite(file.fd, $0.baseAddress! + done, field.count - done, off_t(offset + done)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .writeFailed(path: path, reason: osReason(errno))
-            }
-            done += n
-        }
+        if let error = field.withUnsafeBytes({ writeRaw($0, at: offset) }) { throw error }
         frameRateNumerator = num
         frameRateDenominator = den
     }
 
     /// Frames per second as written in the header.
     public var frameRate: Double { Double(frameRateNumerator) / Double(frameRateDenominator) }
+
+    /// Frames per second of frames that came at `times` (seconds), to 0.01; nil for fewer than two or no time
+    /// between them. How a recording whose rate nobody promised gets one for its header.
+    public static func rate(ofFrameTimes times: [Double]) -> Double? {
+        guard times.count > 1, let a = times.first, let b = times.last, b > a else { return nil }
+        return max(0.01, (Double(times.count - 1) / (b - a) * 100).rounded() / 100)
+    }
+
+    /// `rational(rate)`, or the error naming what is allowed.
+    private static func fraction(_ rate: Double, path: String) throws(FrameSourceError) -> (Int, Int) {
+        guard let f = rational(rate) else {
+            throw .writeFailed(path: path, reason: "frame rate \(rate) is not allowed; it must be a number between 0.000001 and 1000000 frames per second")
+        }
+        return f
+    }
 
     /// A fraction for `rate`: the first of denominators 1, 1001, 10, 100, ... 1000000 that represents it
     /// to 1e-9 relative accuracy, else the nearest with denominator 1000000. Nil if out of range.
@@ -135,13 +137,14 @@ public struct Y4MWriter: Sendable {
         if let error { throw error }
     }
 
-    /// Writes all of `data`, retrying short and interrupted writes; returns the error, if any.
-    private func writeRaw(_ data: UnsafeRawBufferPointer) -> FrameSourceError? {
+    /// Writes all of `data` (at the end, or at byte `offset` without moving the end), retrying short and
+    /// interrupted writes; returns the error, if any.
+    private func writeRaw(_ data: UnsafeRawBufferPointer, at offset: Int? = nil) -> FrameSourceError? {
         guard let file else { return .writeFailed(path: path, reason: "the writer is closed") }
         guard var p = data.baseAddress else { return nil }
         var left = data.count
         while left > 0 {
-            let n = systemWrite(file.fd, p, left)
+            let n = offset.map { systemPwrite(file.fd, p, left, off_t($0 + data.count - left)) } ?? systemWrite(file.fd, p, left)
             if n < 0 {
                 if errno == EINTR { continue }
                 return .writeFailed(path: path, reason: osReason(errno))
