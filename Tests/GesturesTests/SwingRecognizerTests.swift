@@ -62,6 +62,82 @@ final class SwingRecognizerTests: XCTestCase {
         XCTAssertGreaterThan(e.first?.time ?? 0, 5)
     }
 
+    /// Talking that stops with the head dipped, a short rest there, then a two-cycle nod about the usual
+    /// centre: its first half stroke (out of that low rest) is small, and it is still a nod. The rendered check
+    /// set's nods and shakes straight out of talking were missed this way.
+    func testNodOutOfTalkingThatStoppedLowCounts() {
+        for fps in [15.0, 30] {
+            var s = Stream()
+            s.fps = fps
+            s.rest(1)
+            var rng = SplitMix(state: 5)
+            let jitter = (0..<Int(3 * fps)).map { _ in rng.gaussian(0.5) }
+            s.add(3) { t in (1.5 * sin(2 * .pi * 0.9 * t) + jitter[Int(t * fps)], 2 * sin(2 * .pi * 3.1 * t) - 2 * t / 3 + jitter[Int(t * fps)]) }
+            s.ramp(0.2, from: (0, -2), to: (0, -4))
+            s.rest(0.4, pitch: -4)
+            s.add(0.15) { t in (0, -4 - 5 * t / 0.15) }   // on down, the way it rested: the nod's first stroke
+            s.add(0.825) { t in (0, -9 * cos(2 * .pi * t / 0.55)) }   // up, down, up: two cycles with the halves
+            s.ramp(0.2, from: (0, 9), to: (0, 0))
+            s.rest(1.5)
+            let e = s.events().gestures
+            XCTAssertEqual(e.kinds(), [.nod], "\(fps) fps: \(e)")
+            XCTAssertGreaterThan(e.first?.time ?? 0, 5.2, "the nod, not the talking")
+        }
+    }
+
+    /// The same start (a low rest, then on down) followed by swings about one centre is a nod; by sways that
+    /// wander, as talking's do (their centre drifts by more than `returnTolerance` of their size), it is not.
+    func testSwingsOutOfALowRestMustKeepOneCentre() {
+        for drift in [0.0, 6] {
+            var s = Stream()
+            s.fps = 30
+            s.rest(1)
+            s.ramp(0.3, from: (0, 0), to: (0, -4))
+            s.rest(0.4, pitch: -4)
+            s.ramp(0.15, from: (0, -4), to: (0, -7))
+            // Up, down, up, down: 10° swings whose centre climbs `drift` degrees a second.
+            s.add(1.6) { t in (0, -7 + drift * t + 5 * (1 - cos(2 * .pi * t / 0.8))) }
+            s.ramp(0.3, from: (0, -7 + drift * 1.6), to: (0, 0))
+            s.rest(1.5)
+            let nods = s.events().of(.nod)
+            XCTAssertEqual(nods.count, drift == 0 ? 1 : 0, "centre drifting \(drift)°/s: \(s.events().gestures)")
+        }
+    }
+
+    /// A head that turns, stops a moment on the way, and turns on the same way (a stop-and-go of talking or
+    /// of looking about) made one movement in two pieces: with a swing back it is not a "no".
+    func testAStopAndGoIsNotASwing() {
+        var s = Stream()
+        s.fps = 30
+        s.rest(1.5)
+        s.ramp(0.4, from: (0, 0), to: (-14, 0))
+        s.ramp(0.45, from: (-14, 0), to: (1, 0))
+        s.rest(0.25, yaw: 1)
+        s.ramp(0.45, from: (1, 0), to: (9.5, 0))
+        s.ramp(0.35, from: (9.5, 0), to: (1, 0))
+        s.ramp(0.3, from: (1, 0), to: (6, 0))
+        s.rest(1.5, yaw: 6)
+        XCTAssertEqual(s.events().of(.shake), [], "\(s.events().gestures)")
+    }
+
+    /// A single down-and-back sets off from a rest: the same 14° dip straight out of a talker's sway is not
+    /// a "yes"; after a second's stillness it is.
+    func testASingleNodNeedsARestBeforeIt() {
+        for rested in [false, true] {
+            var s = Stream()
+            s.fps = 30
+            s.rest(1)
+            var rng = SplitMix(state: 7)
+            let jitter = (0..<75).map { _ in rng.gaussian(0.5) }
+            s.add(2.5) { t in (1.5 * sin(2 * .pi * 0.9 * t) + jitter[Int(t * 30)], 2 * sin(2 * .pi * 3.1 * t) + jitter[Int(t * 30)]) }
+            s.ramp(0.25, from: (0, -3), to: (0, 1))   // a sway up, straight into the dip
+            if rested { s.rest(1, pitch: 1) }
+            s.add(0.9) { t in (0, 1 - 7 * sin(2 * .pi * t / 0.9)) }
+            s.rest(1.5, pitch: 1)
+            XCTAssertEqual(s.events().of(.nod).count, rested ? 1 : 0, "rested \(rested): \(s.events().gestures)")
+        }
+    }
+
     /// Nodding on and on ("yes, yes, yes") is one answer: one event, reported early, not again until a rest.
     func testContinuousNoddingIsOneEventThenAgainAfterARest() {
         var s = Stream()
