@@ -38,6 +38,10 @@ public struct GestureEngine: Sendable {
     private var calibrationReason = "initial"
     private var lostSince: Double?
     private var warmupUntil = -Double.infinity
+    /// A face back after a short loss (the same person, who may have been talking all along): its motion
+    /// before this time was not seen, so no gesture may begin until the contrast rule can see what came
+    /// before it. -infinity for a new face, whose first second may already be a nod.
+    private var motionUnseenBefore = -Double.infinity
     private var lastTime: Double?
     private var history: History
     private var rest: (x: Double, y: Double)?
@@ -101,6 +105,8 @@ public struct GestureEngine: Sendable {
                 startCalibration(reason: "face_lost")
             }
             warmupUntil = t + settings.calibration.warmup
+            let returning = lostSince.map { t - $0 <= settings.calibration.recalibrateAfterLoss } ?? false
+            motionUnseenBefore = returning ? warmupUntil : -.infinity
             lostSince = nil
             yawFilter.reset()
             pitchFilter.reset()
@@ -112,8 +118,8 @@ public struct GestureEngine: Sendable {
 
         // Nods and shakes: from the first second a face is seen, calibrated or not.
         if t >= warmupUntil {
-            let nod = nodRecognizer.update(history)
-            let shake = shakeRecognizer.update(history)
+            let nod = nodRecognizer.update(history, motionUnseenBefore: motionUnseenBefore)
+            let shake = shakeRecognizer.update(history, motionUnseenBefore: motionUnseenBefore)
             if let found = nod ?? shake {
                 // One gesture at a time: the other axis's strokes so far cannot be part of another.
                 if nod != nil { shakeRecognizer.consume(until: t) } else { nodRecognizer.consume(until: t) }

@@ -139,6 +139,8 @@ struct SwingRecognizer: Sendable {
     /// True from a reported gesture until the head rests: the rest of that answer.
     private(set) var engaged = false
     private var notBefore = -Double.infinity
+    /// Before this the face's motion was not seen (it was lost): a gesture begins a `contrastWindow` after it.
+    private var unseenBefore = -Double.infinity
 
     init(axis: Axis, settings: GestureSettings.Swing, maxTranslation: Double) {
         self.axis = axis; self.settings = settings; self.maxTranslation = maxTranslation
@@ -166,7 +168,11 @@ struct SwingRecognizer: Sendable {
     private func other(_ e: History.Entry) -> Double { axis == .yaw ? e.pitch : e.yaw }
 
     /// Takes the newest sample (already appended to `history`); returns a gesture that it completes.
-    mutating func update(_ history: History) -> Found? {
+    /// `motionUnseenBefore`: the face was lost until then (a face back after a short loss): the rule that a
+    /// gesture stands out from the `contrastWindow` before it cannot be judged on motion nobody saw, so a
+    /// gesture must begin that long after it.
+    mutating func update(_ history: History, motionUnseenBefore: Double = -.infinity) -> Found? {
+        unseenBefore = motionUnseenBefore
         guard history.count > 0 else { return nil }
         let newest = history[history.count - 1]
         let t = newest.time
@@ -243,7 +249,7 @@ struct SwingRecognizer: Sendable {
     private func check(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool, _ h: History) -> Found? {
         let s = settings
         let strokes = b - a
-        guard p[a].left >= notBefore else { return nil }
+        guard p[a].left >= notBefore, p[a].left - unseenBefore >= s.contrastWindow else { return nil }
         var smallest = Double.infinity, largest = 0.0, total = 0.0, lo = p[a].value, hi = lo
         for i in (a + 1)...b {
             let size = abs(p[i].value - p[i - 1].value), duration = p[i].arrived - p[i - 1].left

@@ -138,6 +138,27 @@ final class SwingRecognizerTests: XCTestCase {
         }
     }
 
+    /// A face back after a short loss (a hand over it, a turn away) belongs to someone who may have been
+    /// talking all along: a bob in its first second and a half is not a nod, because what came before it was
+    /// not seen. A new face (never seen, or gone longer than `recalibrate_after_loss`) may nod at once, and
+    /// the returning one may nod once it has been seen a `contrast_window`.
+    func testAFaceBackFromAShortLossNodsOnlyOnceItsMotionIsSeen() {
+        func run(lost: Double, wait: Double) -> Int {
+            var s = Stream()
+            s.fps = 30
+            s.rest(1)
+            s.add(3) { t in (4 * sin(2 * .pi * 0.7 * t), 6 * sin(2 * .pi * 1.3 * t)) }
+            s.noFace(lost)
+            s.rest(wait)
+            s.nod(amplitude: 6, period: 0.8, cycles: 2)
+            s.rest(1.5)
+            return s.events().of(.nod).count
+        }
+        XCTAssertEqual(run(lost: 1, wait: 0.35), 0, "straight back from a 1 s loss")
+        XCTAssertEqual(run(lost: 1, wait: 2), 1, "seen for 2 s first")
+        XCTAssertEqual(run(lost: 6, wait: 0.35), 1, "a new face: from its first second")
+    }
+
     /// Nodding on and on ("yes, yes, yes") is one answer: one event, reported early, not again until a rest.
     func testContinuousNoddingIsOneEventThenAgainAfterARest() {
         var s = Stream()
