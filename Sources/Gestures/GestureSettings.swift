@@ -27,7 +27,9 @@ public struct GestureSettings: Sendable, Equatable {
         public var maxSpeed = 75.0
         /// Neutral is the mean of the steady samples of the last this many seconds (8 samples at 30 fps).
         public var averageSeconds = 0.25
-        /// After the face was lost longer than this (s), calibrate again when it comes back.
+        /// After the face was lost longer than this (s), calibrate again when it comes back; it is then a new
+        /// face, which may nod at once. One back sooner is the same person, who may have been talking all
+        /// along: a nod or shake counts only once `contrastWindow` of its motion has been seen.
         public var recalibrateAfterLoss = 5.0
         /// After the face comes back, gestures wait this long (s) for the tracker to settle.
         public var warmup = 0.3

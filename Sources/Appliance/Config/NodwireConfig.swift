@@ -64,7 +64,7 @@ enum ConfigSchema {
             .double("gestures.calibration.seconds", \.gestures.calibration.seconds, 0.1...10, "Seconds of steady head needed to learn the resting pose (the same at any frame rate)."),
             .double("gestures.calibration.max_speed", \.gestures.calibration.maxSpeed, 5...600, "Degrees a second between two samples that restart calibration (75: 2.5° between frames at 30 fps)."),
             .double("gestures.calibration.average_seconds", \.gestures.calibration.averageSeconds, 0.01...10, "Neutral is the mean of the steady samples of the last this many seconds."),
-            .double("gestures.calibration.recalibrate_after_loss", \.gestures.calibration.recalibrateAfterLoss, 0...3600, "Seconds of face loss after which the resting pose is learnt again."),
+            .double("gestures.calibration.recalibrate_after_loss", \.gestures.calibration.recalibrateAfterLoss, 0...3600, "Seconds of face loss after which the resting pose is learnt again and the face counts as new (one back sooner nods or shakes only once gestures.nod/shake.contrast_window of its motion has been seen)."),
             .double("gestures.calibration.warmup", \.gestures.calibration.warmup, 0...5, "Seconds after the face returns before gestures count."),
             .double("gestures.zones.idle_yaw", \.gestures.zones.idleYaw, 0.5...45, "Idle zone half-width left/right, degrees: at rest inside."),
             .double("gestures.zones.idle_pitch", \.gestures.zones.idlePitch, 0.5...45, "Idle zone half-height up/down, degrees."),
