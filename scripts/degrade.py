@@ -174,47 +174,47 @@ def op_blur(clip, out, a, state):
         out.write(np.clip(np.mean(hist, 0) + 0.5, 0, 255).astype(np.uint8).tobytes())
 
 
-def op_wobble(clip, out, a, state):
+def timed(clip, out, change):
+    """Writes the clip with the input's header, each frame's luma replaced by change(t in s, luma)."""
     fps = clip.fps()
     out.write(clip.header_kept())
     for k, img in enumerate(clip.frames()):
-        t = k / fps
+        out.write(b'FRAME\n')
+        out.write(change(k / fps, img).tobytes())
+
+
+def op_wobble(clip, out, a, state):
+    def rock(t, img):
         d = 0
         for s0, dur in a.spans:                      # a later span overlapping an earlier one wins
             if s0 <= t < s0 + dur:
                 env = min(1, (t - s0) / 0.2, (s0 + dur - t) / 0.2)
                 d = int(round(a.amplitude * env * np.sin(2 * np.pi * a.hz * (t - s0))))
-        out.write(b'FRAME\n')
-        out.write(np.roll(img, d, axis=0 if a.axis == 'v' else 1).tobytes())
+        return np.roll(img, d, axis=0 if a.axis == 'v' else 1)
+    timed(clip, out, rock)
 
 
 def op_occlude(clip, out, a, state):
-    fps = clip.fps()
-    out.write(clip.header_kept())
-    for k, img in enumerate(clip.frames()):
+    def cover(t, img):
         img = img.copy()
-        t = k / fps
         for s0, d, x0, y0, x1, y1, v in OCCLUDE_SPANS:
             if s0 <= t < s0 + d:
                 dx = int(v * (t - s0))
                 img[y0:y1, x0 + dx:x1 + dx] = 70
-        out.write(b'FRAME\n')
-        out.write(img.tobytes())
+        return img
+    timed(clip, out, cover)
 
 
 def op_light(clip, out, a, state):
-    fps = clip.fps()
-    out.write(clip.header_kept())
-    for k, img in enumerate(clip.frames()):
-        t = k / fps
+    def lit(t, img):
         g = 1.0
         for s0 in LIGHT_SWITCHED:
             if s0 <= t < s0 + 2:
                 g = 0.45
         if 17 <= t < 23:
             g = 1 + 0.12 * np.sin(2 * np.pi * 10 * t)
-        out.write(b'FRAME\n')
-        out.write(np.clip(16 + (img.astype(np.float32) - 16) * g, 0, 255).astype(np.uint8).tobytes())
+        return np.clip(16 + (img.astype(np.float32) - 16) * g, 0, 255).astype(np.uint8)
+    timed(clip, out, lit)
 
 
 def op_letterbox(clip, out, a, state):
