@@ -224,12 +224,13 @@ struct SwingRecognizer: Sendable {
     /// The exception to `minSymmetry`. That rule rejects a first stroke much smaller than the rest, because a
     /// candidate that begins mid-sway (its first stroke a piece of a bigger motion) is how talking looks like a
     /// nod. But talking that stops with the head dipped, followed by a nod about the person's usual centre,
-    /// also has a small first stroke (out of that low rest): 4 of the 6 rendered check faces' nods and
-    /// shakes straight out of talking were missed so. So when `a` is a rest (the head settled there: the
-    /// strokes into and out of it go the same way) and `fullStrokesOutOfAnOffRest` full strokes follow, the
+    /// also has a small first stroke (out of that low rest): on the rendered check set and its 15 fps, half
+    /// size and webcam copies, 7 nods and shakes straight out of talking were missed so. So when `a` is a
+    /// rest (the head settled there: the strokes into and out of it go the same way) and
+    /// `fullStrokesOutOfAnOffRest` full strokes follow, the
     /// full strokes are judged alone: each at least `minSymmetry` of the largest, and swinging about one
     /// centre (their midpoints within `returnTolerance` of their mean size: talking's sways wander, a nod
-    /// comes back through the same place). docs/gestures.md "Out of an off-centre rest".
+    /// comes back through the same place). docs/gestures.md "Out of talking, and the stress set".
     private func swingsAboutOneCentreOutOfAnOffRest(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool) -> Bool {
         // Without a rest the last stroke ends at a turning point: it is a full one.
         let last = settled ? b - 1 : b
