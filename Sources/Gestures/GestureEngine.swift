@@ -34,6 +34,9 @@ public struct GestureEngine: Sendable {
 
     private var yawFilter: Smoother
     private var pitchFilter: Smoother
+    /// The same for the line-of-sight angles (`HeadPose.sightYaw`), which nods and shakes must also show.
+    private var sightYawFilter: Smoother
+    private var sightPitchFilter: Smoother
     private var calibration: [(time: Double, angles: Angles)] = []
     private var calibrationReason = "initial"
     private var lostSince: Double?
@@ -59,6 +62,8 @@ public struct GestureEngine: Sendable {
         self.settings = settings
         yawFilter = Smoother(settings.smoothing)
         pitchFilter = Smoother(settings.smoothing)
+        sightYawFilter = Smoother(settings.smoothing)
+        sightPitchFilter = Smoother(settings.smoothing)
         calibration.reserveCapacity(64)
         history = History(capacity: 256)
         nodRecognizer = SwingRecognizer(axis: .pitch, settings: settings.nod, maxTranslation: settings.posture.maxTranslation)
@@ -110,11 +115,14 @@ public struct GestureEngine: Sendable {
             lostSince = nil
             yawFilter.reset()
             pitchFilter.reset()
+            sightYawFilter.reset()
+            sightPitchFilter.reset()
         }
         let dt = lastTime.map { max(0, t - $0) } ?? 0
         lastTime = t
         let now = Angles(yaw: yawFilter.filter(pose.yaw, at: t), pitch: pitchFilter.filter(pose.pitch, at: t))
-        history.append(.init(time: t, yaw: now.yaw, pitch: now.pitch, pointerX: pose.pointerX, pointerY: pose.pointerY, faceSize: pose.faceSize))
+        history.append(.init(time: t, yaw: now.yaw, pitch: now.pitch, pointerX: pose.pointerX, pointerY: pose.pointerY, faceSize: pose.faceSize,
+                             sightYaw: sightYawFilter.filter(pose.sightYaw, at: t), sightPitch: sightPitchFilter.filter(pose.sightPitch, at: t)))
 
         // Nods and shakes: from the first second a face is seen, calibrated or not.
         if t >= warmupUntil {

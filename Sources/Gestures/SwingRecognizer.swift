@@ -7,6 +7,9 @@ struct History: Sendable {
         var pointerX: Double
         var pointerY: Double
         var faceSize: Double
+        /// Smoothed alike, relative to the line of sight (`HeadPose.sightYaw`).
+        var sightYaw: Double
+        var sightPitch: Double
     }
 
     private var ring: [Entry]
@@ -14,7 +17,7 @@ struct History: Sendable {
     private(set) var count = 0
 
     init(capacity: Int) {
-        ring = [Entry](repeating: Entry(time: 0, yaw: 0, pitch: 0, pointerX: 0, pointerY: 0, faceSize: 1), count: capacity)
+        ring = [Entry](repeating: Entry(time: 0, yaw: 0, pitch: 0, pointerX: 0, pointerY: 0, faceSize: 1, sightYaw: 0, sightPitch: 0), count: capacity)
     }
 
     subscript(i: Int) -> Entry { ring[(start + i) % ring.count] }
@@ -166,6 +169,13 @@ struct SwingRecognizer: Sendable {
 
     private func value(_ e: History.Entry) -> Double { axis == .yaw ? e.yaw : e.pitch }
     private func other(_ e: History.Entry) -> Double { axis == .yaw ? e.pitch : e.yaw }
+    private func sight(_ e: History.Entry) -> Double { axis == .yaw ? e.sightYaw : e.sightPitch }
+
+    /// How much of a swing must show in the face itself (its turn relative to the line of sight), not only in
+    /// where it is in the picture. A nodding head shows all of it there and more (its face also moves down
+    /// as it dips, which the viewing-angle correction takes off); a camera rocking on its mount shows none of
+    /// it (the picture moves, the face does not turn). Half: far from both.
+    static let minSightShare = 0.5
 
     /// Takes the newest sample (already appended to `history`); returns a gesture that it completes.
     /// `motionUnseenBefore`: the face was lost until then (a face back after a short loss): the rule that a
@@ -292,11 +302,13 @@ struct SwingRecognizer: Sendable {
         }
         // The other axis and the head's travel over the gesture, from the history.
         var olo = Double.infinity, ohi = -Double.infinity, travel = 0.0, origin: History.Entry?
+        var vlo = Double.infinity, vhi = -Double.infinity, slo = Double.infinity, shi = -Double.infinity
         for k in stride(from: h.count - 1, through: 0, by: -1) {
             let e = h[k]
             if e.time > p[b].arrived { continue }
             if e.time < p[a].left { break }
             olo = min(olo, other(e)); ohi = max(ohi, other(e))
+            vlo = min(vlo, value(e)); vhi = max(vhi, value(e)); slo = min(slo, sight(e)); shi = max(shi, sight(e))
             if let o = origin {
                 let dx = e.pointerX - o.pointerX, dy = e.pointerY - o.pointerY
                 travel = max(travel, (dx * dx + dy * dy).squareRoot() / max(1, o.faceSize))
@@ -306,6 +318,7 @@ struct SwingRecognizer: Sendable {
         }
         if olo <= ohi { guard ohi - olo <= s.maxCrossRatio * range, max(-olo, ohi) <= s.maxOtherAngle else { return nil } }
         guard travel <= maxTranslation else { return nil }
+        if vlo <= vhi { guard shi - slo >= Self.minSightShare * (vhi - vlo) else { return nil } }
         return Found(cycles: max(1, strokes / 2))
     }
 }

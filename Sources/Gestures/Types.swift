@@ -10,9 +10,16 @@ public struct HeadPose: Sendable, Equatable {
     public var pointerY: Double
     /// Width of the face in pixels: translations are judged in face widths, whatever the distance.
     public var faceSize: Double
+    /// Yaw and pitch relative to the line of sight, before the viewing angle is taken off (by default the same
+    /// as `yaw` and `pitch`): a nod or shake must show in these too, not only in where the face is in the
+    /// picture, which a camera rocking on its mount moves.
+    public var sightYaw: Double
+    public var sightPitch: Double
 
-    public init(yaw: Double, pitch: Double, pointerX: Double = 0, pointerY: Double = 0, faceSize: Double = 100) {
+    public init(yaw: Double, pitch: Double, pointerX: Double = 0, pointerY: Double = 0, faceSize: Double = 100,
+                sightYaw: Double? = nil, sightPitch: Double? = nil) {
         self.yaw = yaw; self.pitch = pitch; self.pointerX = pointerX; self.pointerY = pointerY; self.faceSize = faceSize
+        self.sightYaw = sightYaw ?? yaw; self.sightPitch = sightPitch ?? pitch
     }
 }
 

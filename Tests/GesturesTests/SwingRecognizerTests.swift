@@ -159,6 +159,24 @@ final class SwingRecognizerTests: XCTestCase {
         XCTAssertEqual(run(lost: 6, wait: 0.35), 1, "a new face: from its first second")
     }
 
+    /// A camera rocking on its mount moves the picture, which the viewing-angle correction turns into pitch,
+    /// but it does not turn the face: the landmarks' own (line-of-sight) pitch stays still. That is not a nod;
+    /// the same swing seen in the landmarks is.
+    func testACameraRockingIsNotANod() {
+        for rocking in [true, false] {
+            var engine = GestureEngine()
+            var events: [GestureEvent] = []
+            for i in 0..<120 {
+                let t = Double(i) / 30
+                let swing = t >= 1 && t < 2.6 ? -4 * sin(2 * .pi * (t - 1) / 0.8) : 0
+                let pose = HeadPose(yaw: 0, pitch: swing, pointerX: 320, pointerY: 240 - swing * (rocking ? 5.6 : 0.5),
+                                    faceSize: 120, sightYaw: 0, sightPitch: rocking ? 0 : swing)
+                events += engine.process(HeadSample(frame: i, time: t, pose: pose))
+            }
+            XCTAssertEqual(events.of(.nod).count, rocking ? 0 : 1, "rocking \(rocking): \(events.gestures)")
+        }
+    }
+
     /// Nodding on and on ("yes, yes, yes") is one answer: one event, reported early, not again until a rest.
     func testContinuousNoddingIsOneEventThenAgainAfterARest() {
         var s = Stream()

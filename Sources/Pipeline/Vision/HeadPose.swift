@@ -8,6 +8,11 @@ public struct HeadPose: Sendable, Equatable {
     public var pitch: Double
     /// The head pointer: centre of the circle through both eye centres and the base of the nose, in image pixels.
     public var pointer: Point2
+    /// The same turn and tilt relative to the line of sight from the camera, before the viewing angle is taken
+    /// off: what the landmarks themselves show. A camera rocking on its mount moves the picture and so changes
+    /// `yaw` and `pitch`, but not these (the face does not turn); a nodding head changes both alike.
+    public var sightYaw: Double
+    public var sightPitch: Double
 }
 
 /// The two measurements the pose comes from: the base of the nose relative to the eye midpoint, along and
@@ -118,7 +123,8 @@ public struct HeadPoseEstimator: Sendable {
         // Facing the camera, a person's own right is the image's left unless the picture is mirrored.
         let degrees = 180 / Double.pi
         return HeadPose(yaw: (mirrored ? imageYaw : -imageYaw) * degrees, pitch: -pitchDown * degrees,
-                        pointer: Self.circumcentre(l.imageLeftEye, l.imageRightEye, l.nose))
+                        pointer: Self.circumcentre(l.imageLeftEye, l.imageRightEye, l.nose),
+                        sightYaw: (mirrored ? solved.yaw : -solved.yaw) * degrees, sightPitch: -solved.pitchDown * degrees)
     }
 
     /// One more frame of a new face: its level drop (the across offset with its turn removed), the median
