@@ -227,6 +227,12 @@ struct SwingRecognizer: Sendable {
         return p[k].value
     }
 
+    /// Whether the head went on the same way through turning point `i` (it rested there, then moved on)
+    /// rather than turning back. Consecutive points differ by at least the hysteresis, so never a tie.
+    private static func wentOnTheSameWay(_ p: [TurningPoints.Point], at i: Int) -> Bool {
+        (p[i].value - p[i - 1].value) * (p[i + 1].value - p[i].value) > 0
+    }
+
     /// Full strokes (side to side, not the half strokes out of and back to rest) a gesture out of an
     /// off-centre rest needs: two cycles. A single out-and-back has one, and is what talking's dips make.
     static let fullStrokesOutOfAnOffRest = 3
@@ -237,15 +243,14 @@ struct SwingRecognizer: Sendable {
     /// also has a small first stroke (out of that low rest): on the rendered check set and its 15 fps, half
     /// size and webcam copies, 7 nods and shakes straight out of talking were missed so. So when `a` is a
     /// rest (the head settled there: the strokes into and out of it go the same way) and
-    /// `fullStrokesOutOfAnOffRest` full strokes follow, the
-    /// full strokes are judged alone: each at least `minSymmetry` of the largest, and swinging about one
-    /// centre (their midpoints within `returnTolerance` of their mean size: talking's sways wander, a nod
-    /// comes back through the same place). docs/gestures.md "Out of talking, and the stress set".
+    /// `fullStrokesOutOfAnOffRest` full strokes follow, the full strokes are judged alone: each at least
+    /// `minSymmetry` of the largest, and swinging about one centre (their midpoints within `returnTolerance`
+    /// of their mean size: talking's sways wander, a nod comes back through the same place).
+    /// docs/gestures.md "Out of talking, and the stress set".
     private func swingsAboutOneCentreOutOfAnOffRest(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool) -> Bool {
         // Without a rest the last stroke ends at a turning point: it is a full one.
         let last = settled ? b - 1 : b
-        guard a > 0, last - (a + 1) >= Self.fullStrokesOutOfAnOffRest,
-              (p[a].value - p[a - 1].value) * (p[a + 1].value - p[a].value) > 0 else { return false }
+        guard a > 0, last - (a + 1) >= Self.fullStrokesOutOfAnOffRest, Self.wentOnTheSameWay(p, at: a) else { return false }
         var smallest = Double.infinity, largest = 0.0, total = 0.0, lowMid = Double.infinity, highMid = -Double.infinity
         for i in (a + 2)...last {
             let size = abs(p[i].value - p[i - 1].value), mid = (p[i].value + p[i - 1].value) / 2
@@ -269,7 +274,7 @@ struct SwingRecognizer: Sendable {
             if i < b, p[i].left - p[i].arrived > s.maxHold { return nil }
             // Inside a gesture every turning point turns back: a head that stopped and went on the same way
             // (a rest between two strokes) made one movement in two pieces, not a swing.
-            if i < b, (p[i].value - p[i - 1].value) * (p[i + 1].value - p[i].value) >= 0 { return nil }
+            if i < b, Self.wentOnTheSameWay(p, at: i) { return nil }
             // A full stroke (side to side) covers `minAmplitude`; the first and the last may be half strokes
             // (out from rest, back to rest), so half of it will do for them.
             guard size >= (i == a + 1 || i == b ? s.minAmplitude / 2 : s.minAmplitude) else { return nil }

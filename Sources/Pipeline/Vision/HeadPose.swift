@@ -122,9 +122,10 @@ public struct HeadPoseEstimator: Sendable {
         let pitchDown = solved.pitchDown - (viewY - geometry.viewY)  // nose toward the image's bottom
         // Facing the camera, a person's own right is the image's left unless the picture is mirrored.
         let degrees = 180 / Double.pi
-        return HeadPose(yaw: (mirrored ? imageYaw : -imageYaw) * degrees, pitch: -pitchDown * degrees,
+        func ownRight(_ imageYaw: Double) -> Double { (mirrored ? imageYaw : -imageYaw) * degrees }
+        return HeadPose(yaw: ownRight(imageYaw), pitch: -pitchDown * degrees,
                         pointer: Self.circumcentre(l.imageLeftEye, l.imageRightEye, l.nose),
-                        sightYaw: (mirrored ? solved.yaw : -solved.yaw) * degrees, sightPitch: -solved.pitchDown * degrees)
+                        sightYaw: ownRight(solved.yaw), sightPitch: -solved.pitchDown * degrees)
     }
 
     /// One more frame of a new face: its level drop (the across offset with its turn removed), the median
