@@ -2,7 +2,7 @@
 """Make degraded copies of a folder of labelled clips, to check gesture recognition under bad conditions.
 
 These are the degraded sets that docs/gestures.md and docs/vision.md quote: dimmed, noisy, webcam JPEG,
-motion blur, lower frame rate, half size, a camera rocking on its mount, a face half hidden, HD.
+motion blur, lower frame rate, half size, a camera rocking on its mount, a face half hidden, a face changing shape, HD.
 
 A clip is NAME.y4m (YUV4MPEG2, 8 bit, Cmono or 4:2:0/4:2:2/4:4:4; only the luma is read and Cmono is
 written) with NAME.labels.json ({"segments": [{"label", "start", "end"}]}, 0-based inclusive frames) and
@@ -29,6 +29,11 @@ Operations (defaults in brackets):
   light     the light switched down (grey levels above black x0.45 for 2 s at 3, 12 and 26 s) and mains
             flicker (±12% at 10 Hz from 17 to 23 s)
   letterbox scale to fit WIDTH x HEIGHT [1280 x 960], bilinear, centred on grey (110)
+  expression move the base of the nose and the upper lip up and down by AMPLITUDE eye distances (down
+            positive) at HZ during SPANS, easing in and out over 0.2 s, the eyes and the head still: a face
+            changing shape [0.04, 2, 3,2 12,2 26,2]; needs LANDMARKS/NAME.csv of `nodwire landmarks` for
+            each clip (the warp follows its nose landmark; a Gaussian 0.25 eye distances wide, centred
+            0.15 below it)
 
 `rate` and `scale` take each other's option too (`rate --step 2 --factor 0.5`). --clips NAME... limits a run
 to the named clips. The sets the docs quote were made with exactly these operations (same maths, seeding
@@ -217,6 +222,38 @@ def op_light(clip, out, a, state):
     timed(clip, out, lit)
 
 
+def op_expression(clip, out, a, state):
+    """Moves the base of the nose and the upper lip up and down (the face changes shape; the head and the
+    eyes stay put), as a wrinkled nose, an opening mouth or chewing do. Where the nose is comes from the
+    clip's `nodwire landmarks` CSV (LANDMARKS/NAME.csv)."""
+    rows = {}
+    for r in open(f'{a.landmarks}/{clip.name}.csv').read().splitlines()[1:]:
+        c = r.split(',')
+        if c[2] == '1':
+            x = [float(v) for v in c[3:13]]
+            ed = np.hypot((x[0] + x[2]) / 2 - (x[4] + x[6]) / 2, (x[1] + x[3]) / 2 - (x[5] + x[7]) / 2)
+            rows[int(c[0])] = (x[8], x[9], ed)
+    fps, H, W = clip.fps(), clip.H, clip.W
+    gy, gx = np.mgrid[0:H, 0:W].astype(np.float32)
+    out.write(clip.header_kept())
+    last = None
+    for k, img in enumerate(clip.frames()):
+        t = k / fps
+        last = rows.get(k, last)
+        d = 0.0
+        for s0, dur in a.spans:
+            if s0 <= t < s0 + dur:
+                env = min(1, (t - s0) / 0.2, (s0 + dur - t) / 0.2)
+                d = a.amplitude * env * np.sin(2 * np.pi * a.hz * (t - s0))
+        if last and d:
+            nx, ny, ed = last
+            # Centred a little below the nose base (the upper lip moves with it); gone by the eyes.
+            w = np.exp(-((gx - nx) ** 2 + (gy - ny - 0.15 * ed) ** 2) / (2 * (0.25 * ed) ** 2))
+            img = cv2.remap(img, gx, gy - (d * ed * w).astype(np.float32), cv2.INTER_LINEAR)
+        out.write(b'FRAME\n')
+        out.write(np.ascontiguousarray(img).tobytes())
+
+
 def op_letterbox(clip, out, a, state):
     W, H, w, h = a.width, a.height, clip.W, clip.H
     s = min(W / w, H / h)
@@ -241,6 +278,7 @@ def run(a):
     state = {}
     for name in names:
         clip = Clip(f'{a.src}/{name}.y4m')
+        clip.name = name
         with open(f'{a.dst}/{name}.y4m', 'wb') as out:
             note = a.op(clip, out, a, state)
         if a.op is op_rate:
@@ -292,6 +330,12 @@ def main():
                    help='seconds (default 3,2 12,2 26,2)')
     op('occlude', op_occlude, 'grey blocks over a face near (320, 230) at fixed times')
     op('light', op_light, 'the light switched down and mains flicker at fixed times')
+    s = op('expression', op_expression, 'move the base of the nose and the upper lip, not the head')
+    s.add_argument('--landmarks', required=True, metavar='DIR', help='NAME.csv of `nodwire landmarks` for each clip')
+    s.add_argument('--amplitude', type=float, default=0.04, help='eye distances, down positive (default 0.04)')
+    s.add_argument('--hz', type=float, default=2.0, help='default 2')
+    s.add_argument('--spans', type=span, nargs='+', default=[(3, 2), (12, 2), (26, 2)], metavar='START,DUR',
+                   help='seconds (default 3,2 12,2 26,2)')
     s = op('letterbox', op_letterbox, 'scale to fit WIDTH x HEIGHT, centred on grey')
     s.add_argument('--width', type=int, default=1280, help='default 1280')
     s.add_argument('--height', type=int, default=960, help='default 960')

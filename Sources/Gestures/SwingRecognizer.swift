@@ -10,6 +10,9 @@ struct History: Sendable {
         /// Smoothed alike, relative to the line of sight (`HeadPose.sightYaw`).
         var sightYaw: Double
         var sightPitch: Double
+        /// Unsmoothed, as `HeadPose.eyesX` (nil when not known).
+        var eyesX: Double?
+        var eyesY: Double?
     }
 
     private var ring: [Entry]
@@ -17,7 +20,8 @@ struct History: Sendable {
     private(set) var count = 0
 
     init(capacity: Int) {
-        ring = [Entry](repeating: Entry(time: 0, yaw: 0, pitch: 0, pointerX: 0, pointerY: 0, faceSize: 1, sightYaw: 0, sightPitch: 0), count: capacity)
+        ring = [Entry](repeating: Entry(time: 0, yaw: 0, pitch: 0, pointerX: 0, pointerY: 0, faceSize: 1, sightYaw: 0, sightPitch: 0,
+                                                   eyesX: nil, eyesY: nil), count: capacity)
     }
 
     subscript(i: Int) -> Entry { ring[(start + i) % ring.count] }
@@ -177,6 +181,14 @@ struct SwingRecognizer: Sendable {
     /// it (the picture moves, the face does not turn). Half: far from both.
     static let minSightShare = 0.5
 
+    /// How far a nod or shake must carry the eyes across the picture, in face widths per radian of the swing
+    /// (the slope of where the eyes are against the angle, over the gesture). The head turns about the neck,
+    /// a hand's breadth behind the eyes, so a real swing moves them: 0.21 (up and down) and 0.41 (sideways)
+    /// on the real clm_look, 0.6-1.6 on the rendered heads. A face that only changes shape (a nose wrinkled,
+    /// an upper lip raised, a mouth opening) moves the base of the nose the pitch is read from, and not the
+    /// eyes: near 0. A third of the smallest real figure. docs/gestures.md "A face that changes shape".
+    static let minCarry = 0.07
+
     /// Takes the newest sample (already appended to `history`); returns a gesture that it completes.
     /// `motionUnseenBefore`: the face was lost until then (a face back after a short loss): the rule that a
     /// gesture stands out from the `contrastWindow` before it cannot be judged on motion nobody saw, so a
@@ -308,12 +320,14 @@ struct SwingRecognizer: Sendable {
         // The other axis and the head's travel over the gesture, from the history.
         var olo = Double.infinity, ohi = -Double.infinity, travel = 0.0, origin: History.Entry?
         var vlo = Double.infinity, vhi = -Double.infinity, slo = Double.infinity, shi = -Double.infinity
+        var carried = CarryFit()
         for k in stride(from: h.count - 1, through: 0, by: -1) {
             let e = h[k]
             if e.time > p[b].arrived { continue }
             if e.time < p[a].left { break }
             olo = min(olo, other(e)); ohi = max(ohi, other(e))
             vlo = min(vlo, value(e)); vhi = max(vhi, value(e)); slo = min(slo, sight(e)); shi = max(shi, sight(e))
+            carried.add(turn: value(e), eyes: axis == .yaw ? e.eyesX : e.eyesY, faceSize: e.faceSize)
             if let o = origin {
                 let dx = e.pointerX - o.pointerX, dy = e.pointerY - o.pointerY
                 travel = max(travel, (dx * dx + dy * dy).squareRoot() / max(1, o.faceSize))
@@ -324,6 +338,27 @@ struct SwingRecognizer: Sendable {
         if olo <= ohi { guard ohi - olo <= s.maxCrossRatio * range, max(-olo, ohi) <= s.maxOtherAngle else { return nil } }
         guard travel <= maxTranslation else { return nil }
         if vlo <= vhi { guard shi - slo >= Self.minSightShare * (vhi - vlo) else { return nil } }
+        if let carry = carried.faceWidthsPerRadian { guard abs(carry) >= Self.minCarry else { return nil } }
         return Found(cycles: max(1, strokes / 2))
+    }
+}
+
+/// The least-squares slope of where the eyes are (one image axis, pixels) against a turn (degrees), over a
+/// gesture's samples, in face widths per radian; nil when the eyes are not known or the turn did not vary.
+struct CarryFit: Sendable {
+    private var n = 0.0, sumTurn = 0.0, sumTurn2 = 0.0, sumEyes = 0.0, sumBoth = 0.0, sumSize = 0.0
+    private var unknown = false
+
+    mutating func add(turn degrees: Double, eyes: Double?, faceSize: Double) {
+        guard let eyes else { unknown = true; return }
+        let turn = degrees * .pi / 180
+        n += 1; sumTurn += turn; sumTurn2 += turn * turn; sumEyes += eyes; sumBoth += turn * eyes; sumSize += faceSize
+    }
+
+    var faceWidthsPerRadian: Double? {
+        guard !unknown, n >= 3 else { return nil }
+        let spread = sumTurn2 - sumTurn * sumTurn / n, together = sumBoth - sumTurn * sumEyes / n
+        guard spread > 1e-9 else { return nil }
+        return together / spread / max(1, sumSize / n)
     }
 }

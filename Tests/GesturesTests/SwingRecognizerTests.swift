@@ -177,6 +177,47 @@ final class SwingRecognizerTests: XCTestCase {
         }
     }
 
+    /// A head nods and shakes about the neck, behind the eyes, so it carries them across the picture (the real
+    /// clm_look: about 0.22 face widths per radian up and down); a face that only changes shape (a nose
+    /// wrinkled or a mouth opening moves the base of the nose, which the pitch is read from) leaves them
+    /// where they are. Where the eyes are is not known (nil): judged as before.
+    func testAFaceThatOnlyChangesShapeIsNotANodOrShake() {
+        enum Eyes: CaseIterable { case carried, still, unknown }
+        for nodding in [true, false] {
+            for eyes in Eyes.allCases {
+                var engine = GestureEngine()
+                var events: [GestureEvent] = []
+                for i in 0..<120 {
+                    let t = Double(i) / 30
+                    let swing = t >= 1 && t < 2.6 ? -5 * sin(2 * .pi * (t - 1) / 0.8) : 0
+                    // Half the real head's carry, and a pixel of landmark jitter on top.
+                    let moved = eyes == .carried ? -swing * .pi / 180 * 0.11 * 120 : 0, jitter = i % 2 == 0 ? 0.5 : -0.5
+                    let pose = HeadPose(yaw: nodding ? 0 : swing, pitch: nodding ? swing : 0, pointerX: 320, pointerY: 240, faceSize: 120,
+                                        eyesX: eyes == .unknown ? nil : 320 + (nodding ? jitter : moved),
+                                        eyesY: eyes == .unknown ? nil : 200 + (nodding ? moved : jitter))
+                    events += engine.process(HeadSample(frame: i, time: t, pose: pose))
+                }
+                XCTAssertEqual(events.of(nodding ? .nod : .shake).count, eyes == .still ? 0 : 1, "\(nodding ? "nod" : "shake"), eyes \(eyes): \(events.gestures)")
+            }
+        }
+    }
+
+    /// The carry is the least-squares slope of where the eyes are against the turn, in face widths per radian.
+    func testCarryFitIsTheSlopeInFaceWidthsPerRadian() {
+        var fit = CarryFit()
+        for k in 0..<10 {
+            let degrees = Double(k) - 5
+            fit.add(turn: degrees, eyes: 100 + 0.3 * 200 * degrees * .pi / 180 + (k % 2 == 0 ? 0.01 : -0.01), faceSize: 200)
+        }
+        XCTAssertEqual(fit.faceWidthsPerRadian ?? 0, 0.3, accuracy: 0.001)
+        var flat = CarryFit()
+        for _ in 0..<10 { flat.add(turn: 3, eyes: 100, faceSize: 200) }
+        XCTAssertNil(flat.faceWidthsPerRadian, "no turn: no slope")
+        var blind = fit
+        blind.add(turn: 1, eyes: nil, faceSize: 200)
+        XCTAssertNil(blind.faceWidthsPerRadian, "a sample without eyes: not judged")
+    }
+
     /// Nodding on and on ("yes, yes, yes") is one answer: one event, reported early, not again until a rest.
     func testContinuousNoddingIsOneEventThenAgainAfterARest() {
         var s = Stream()
