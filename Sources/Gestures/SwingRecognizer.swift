@@ -338,7 +338,11 @@ struct SwingRecognizer: Sendable {
         if olo <= ohi { guard ohi - olo <= s.maxCrossRatio * range, max(-olo, ohi) <= s.maxOtherAngle else { return nil } }
         guard travel <= maxTranslation else { return nil }
         if vlo <= vhi { guard shi - slo >= Self.minSightShare * (vhi - vlo) else { return nil } }
-        if let carry = carried.faceWidthsPerRadian { guard abs(carry) >= Self.minCarry else { return nil } }
+        if let carry = carried.faceWidthsPerRadian {
+            // Image rows grow downward, so a head tipping back raises the eyes: a negative slope. Sideways
+            // the sign depends on whether the picture is mirrored, which this layer does not know.
+            guard (axis == .pitch ? -carry : abs(carry)) >= Self.minCarry else { return nil }
+        }
         return Found(cycles: max(1, strokes / 2))
     }
 }
