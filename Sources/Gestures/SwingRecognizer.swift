@@ -183,8 +183,8 @@ struct SwingRecognizer: Sendable {
 
     /// How far a nod or shake must carry the eyes across the picture, in face widths per radian of the swing
     /// (the slope of where the eyes are against the angle, over the gesture). The head turns about the neck,
-    /// a hand's breadth behind the eyes, so a real swing moves them: 0.21 (up and down) and 0.41 (sideways)
-    /// on the real clm_look, 0.6-1.6 on the rendered heads. A face that only changes shape (a nose wrinkled,
+    /// a hand's breadth behind the eyes, so a real swing moves them: about 0.23 (up and down) and 0.44
+    /// (sideways) on the real clm_look, 0.52-2.1 on the rendered heads. A face that only changes shape (a nose wrinkled,
     /// an upper lip raised, a mouth opening) moves the base of the nose the pitch is read from, and not the
     /// eyes: near 0. A third of the smallest real figure. docs/gestures.md "A face that changes shape".
     static let minCarry = 0.07

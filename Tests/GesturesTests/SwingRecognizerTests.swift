@@ -178,7 +178,7 @@ final class SwingRecognizerTests: XCTestCase {
     }
 
     /// A head nods and shakes about the neck, behind the eyes, so it carries them across the picture (the real
-    /// clm_look: about 0.22 face widths per radian up and down); a face that only changes shape (a nose
+    /// clm_look: about 0.23 face widths per radian up and down); a face that only changes shape (a nose
     /// wrinkled or a mouth opening moves the base of the nose, which the pitch is read from) leaves them
     /// where they are. Where the eyes are is not known (nil): judged as before.
     func testAFaceThatOnlyChangesShapeIsNotANodOrShake() {
