@@ -2,7 +2,8 @@
 """Make degraded copies of a folder of labelled clips, to check gesture recognition under bad conditions.
 
 These are the degraded sets that docs/gestures.md and docs/vision.md quote: dimmed, noisy, webcam JPEG,
-motion blur, lower frame rate, half size, a camera rocking on its mount, a face half hidden, a face changing shape, HD.
+motion blur, lower frame rate, half size, a camera rocking on its mount, a face half hidden, a face changing
+shape, HD.
 
 A clip is NAME.y4m (YUV4MPEG2, 8 bit, Cmono or 4:2:0/4:2:2/4:4:4; only the luma is read and Cmono is
 written) with NAME.labels.json ({"segments": [{"label", "start", "end"}]}, 0-based inclusive frames) and
