@@ -123,7 +123,7 @@ public struct GestureEngine: Sendable {
         let now = Angles(yaw: yawFilter.filter(pose.yaw, at: t), pitch: pitchFilter.filter(pose.pitch, at: t))
         history.append(.init(time: t, yaw: now.yaw, pitch: now.pitch, pointerX: pose.pointerX, pointerY: pose.pointerY, faceSize: pose.faceSize,
                              sightYaw: sightYawFilter.filter(pose.sightYaw, at: t), sightPitch: sightPitchFilter.filter(pose.sightPitch, at: t),
-                             eyesX: pose.eyesX, eyesY: pose.eyesY))
+                             eyesRight: pose.eyesRight, eyesUp: pose.eyesUp))
 
         // Nods and shakes: from the first second a face is seen, calibrated or not.
         if t >= warmupUntil {

@@ -10,9 +10,9 @@ struct History: Sendable {
         /// Smoothed alike, relative to the line of sight (`HeadPose.sightYaw`).
         var sightYaw: Double
         var sightPitch: Double
-        /// Unsmoothed, as `HeadPose.eyesX` (nil when not known).
-        var eyesX: Double?
-        var eyesY: Double?
+        /// Unsmoothed, as `HeadPose.eyesRight` (nil when not known).
+        var eyesRight: Double?
+        var eyesUp: Double?
     }
 
     private var ring: [Entry]
@@ -21,7 +21,7 @@ struct History: Sendable {
 
     init(capacity: Int) {
         ring = [Entry](repeating: Entry(time: 0, yaw: 0, pitch: 0, pointerX: 0, pointerY: 0, faceSize: 1, sightYaw: 0, sightPitch: 0,
-                                                   eyesX: nil, eyesY: nil), count: capacity)
+                                                   eyesRight: nil, eyesUp: nil), count: capacity)
     }
 
     subscript(i: Int) -> Entry { ring[(start + i) % ring.count] }
@@ -181,12 +181,14 @@ struct SwingRecognizer: Sendable {
     /// it (the picture moves, the face does not turn). Half: far from both.
     static let minSightShare = 0.5
 
-    /// How far a nod or shake must carry the eyes across the picture, in face widths per radian of the swing
-    /// (the slope of where the eyes are against the angle, over the gesture). The head turns about the neck,
-    /// a hand's breadth behind the eyes, so a real swing moves them: about 0.23 (up and down) and 0.44
-    /// (sideways) on the real clm_look, 0.52-2.1 on the rendered heads. A face that only changes shape (a nose wrinkled,
-    /// an upper lip raised, a mouth opening) moves the base of the nose the pitch is read from, and not the
-    /// eyes: near 0. A third of the smallest real figure. docs/gestures.md "A face that changes shape".
+    /// How far a nod or shake must carry the eyes its own way across the picture, in face widths per radian
+    /// of the swing (the slope of where the eyes are against the angle, over the gesture; `HeadPose.eyesRight`
+    /// and `eyesUp` are measured the way yaw and pitch turn). The head turns about the neck, a hand's breadth
+    /// behind the eyes, so a real swing moves them its way: about 0.23 (up and down) and 0.44 (sideways) on the
+    /// real clm_look, 0.52-2.1 on the rendered heads. A face that only changes shape (a nose wrinkled, an upper
+    /// lip raised, a mouth opening) moves the base of the nose the pitch is read from, not the eyes: near 0. A
+    /// camera rocking on its mount moves the eyes against the angle it makes: below 0. A third of the smallest
+    /// real figure. docs/gestures.md "A face that changes shape".
     static let minCarry = 0.07
 
     /// Takes the newest sample (already appended to `history`); returns a gesture that it completes.
@@ -327,7 +329,7 @@ struct SwingRecognizer: Sendable {
             if e.time < p[a].left { break }
             olo = min(olo, other(e)); ohi = max(ohi, other(e))
             vlo = min(vlo, value(e)); vhi = max(vhi, value(e)); slo = min(slo, sight(e)); shi = max(shi, sight(e))
-            carried.add(turn: value(e), eyes: axis == .yaw ? e.eyesX : e.eyesY, faceSize: e.faceSize)
+            carried.add(turn: value(e), eyes: axis == .yaw ? e.eyesRight : e.eyesUp, faceSize: e.faceSize)
             if let o = origin {
                 let dx = e.pointerX - o.pointerX, dy = e.pointerY - o.pointerY
                 travel = max(travel, (dx * dx + dy * dy).squareRoot() / max(1, o.faceSize))
@@ -338,17 +340,14 @@ struct SwingRecognizer: Sendable {
         if olo <= ohi { guard ohi - olo <= s.maxCrossRatio * range, max(-olo, ohi) <= s.maxOtherAngle else { return nil } }
         guard travel <= maxTranslation else { return nil }
         if vlo <= vhi { guard shi - slo >= Self.minSightShare * (vhi - vlo) else { return nil } }
-        if let carry = carried.faceWidthsPerRadian {
-            // Image rows grow downward, so a head tipping back raises the eyes: a negative slope. Sideways
-            // the sign depends on whether the picture is mirrored, which this layer does not know.
-            guard (axis == .pitch ? -carry : abs(carry)) >= Self.minCarry else { return nil }
-        }
+        if let carry = carried.faceWidthsPerRadian { guard carry >= Self.minCarry else { return nil } }
         return Found(cycles: max(1, strokes / 2))
     }
 }
 
-/// The least-squares slope of where the eyes are (one image axis, pixels) against a turn (degrees), over a
-/// gesture's samples, in face widths per radian; nil when the eyes are not known or the turn did not vary.
+/// The least-squares slope of where the eyes are (pixels, along one of the pose's directions) against a turn
+/// (degrees), over a gesture's samples, in face widths per radian; nil when the eyes are not known or the turn
+/// did not vary.
 struct CarryFit: Sendable {
     private var n = 0.0, sumTurn = 0.0, sumTurn2 = 0.0, sumEyes = 0.0, sumBoth = 0.0, sumSize = 0.0
     private var unknown = false

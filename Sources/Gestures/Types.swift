@@ -15,18 +15,19 @@ public struct HeadPose: Sendable, Equatable {
     /// picture, which a camera rocking on its mount moves.
     public var sightYaw: Double
     public var sightPitch: Double
-    /// Where the eyes are in the picture (their midpoint), image pixels, when known. A head turns and nods
-    /// about the neck, behind the eyes, so it carries them with it; a face that only changes shape (a nose
-    /// wrinkled, a mouth opening) moves the landmarks the pose is read from, but not the eyes. Unknown (nil):
-    /// nods and shakes are not judged on it.
-    public var eyesX: Double?
-    public var eyesY: Double?
+    /// Where the eyes are in the picture (their midpoint, pixels), measured toward the person's own right and
+    /// upward (the directions of `yaw` and `pitch`), when known. A head turns and nods about the neck, behind
+    /// the eyes, so it carries them the way it turns; a face that only changes shape (a nose wrinkled, a mouth
+    /// opening) moves the landmarks the pose is read from, but not the eyes, and a camera rocking on its mount
+    /// moves them the other way. Unknown (nil): nods and shakes are not judged on it.
+    public var eyesRight: Double?
+    public var eyesUp: Double?
 
     public init(yaw: Double, pitch: Double, pointerX: Double = 0, pointerY: Double = 0, faceSize: Double = 100,
-                sightYaw: Double? = nil, sightPitch: Double? = nil, eyesX: Double? = nil, eyesY: Double? = nil) {
+                sightYaw: Double? = nil, sightPitch: Double? = nil, eyesRight: Double? = nil, eyesUp: Double? = nil) {
         self.yaw = yaw; self.pitch = pitch; self.pointerX = pointerX; self.pointerY = pointerY; self.faceSize = faceSize
         self.sightYaw = sightYaw ?? yaw; self.sightPitch = sightPitch ?? pitch
-        self.eyesX = eyesX; self.eyesY = eyesY
+        self.eyesRight = eyesRight; self.eyesUp = eyesUp
     }
 }
 

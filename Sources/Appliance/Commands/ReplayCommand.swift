@@ -151,10 +151,9 @@ extension HeadSample {
     /// What the gesture engine needs of one frame's vision result.
     init(_ r: FrameResult) {
         self.init(frame: r.index, time: r.time, pose: r.face.map {
-            let eyes = ($0.landmarks.imageLeftEye + $0.landmarks.imageRightEye) * 0.5
-            return Gestures.HeadPose(yaw: $0.pose.yaw, pitch: $0.pose.pitch, pointerX: $0.pose.pointer.x, pointerY: $0.pose.pointer.y,
-                                     faceSize: $0.box.width, sightYaw: $0.pose.sightYaw, sightPitch: $0.pose.sightPitch,
-                                     eyesX: eyes.x, eyesY: eyes.y)
+            Gestures.HeadPose(yaw: $0.pose.yaw, pitch: $0.pose.pitch, pointerX: $0.pose.pointer.x, pointerY: $0.pose.pointer.y,
+                              faceSize: $0.box.width, sightYaw: $0.pose.sightYaw, sightPitch: $0.pose.sightPitch,
+                              eyesRight: $0.pose.eyesRight, eyesUp: $0.pose.eyesUp)
         })
     }
 }

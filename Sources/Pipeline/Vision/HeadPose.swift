@@ -13,6 +13,11 @@ public struct HeadPose: Sendable, Equatable {
     /// `yaw` and `pitch`, but not these (the face does not turn); a nodding head changes both alike.
     public var sightYaw: Double
     public var sightPitch: Double
+    /// Where the eyes are (their midpoint, image pixels), measured toward the person's own right (the image's
+    /// left unless the picture is mirrored) and upward: the directions of `yaw` and `pitch`, so a head turning
+    /// or nodding about the neck carries its eyes the same way as its angles.
+    public var eyesRight: Double
+    public var eyesUp: Double
 }
 
 /// The two measurements the pose comes from: the base of the nose relative to the eye midpoint, along and
@@ -122,10 +127,11 @@ public struct HeadPoseEstimator: Sendable {
         let pitchDown = solved.pitchDown - (viewY - geometry.viewY)  // nose toward the image's bottom
         // Facing the camera, a person's own right is the image's left unless the picture is mirrored.
         let degrees = 180 / Double.pi
-        func ownRight(_ imageYaw: Double) -> Double { (mirrored ? imageYaw : -imageYaw) * degrees }
-        return HeadPose(yaw: ownRight(imageYaw), pitch: -pitchDown * degrees,
+        func ownRight(_ imageRightward: Double) -> Double { mirrored ? imageRightward : -imageRightward }
+        return HeadPose(yaw: ownRight(imageYaw) * degrees, pitch: -pitchDown * degrees,
                         pointer: Self.circumcentre(l.imageLeftEye, l.imageRightEye, l.nose),
-                        sightYaw: ownRight(solved.yaw), sightPitch: -solved.pitchDown * degrees)
+                        sightYaw: ownRight(solved.yaw) * degrees, sightPitch: -solved.pitchDown * degrees,
+                        eyesRight: ownRight(centre.x), eyesUp: -centre.y)
     }
 
     /// One more frame of a new face: its level drop (the across offset with its turn removed), the median
