@@ -46,6 +46,13 @@ struct TurningPoints: Sendable {
         var arrived: Double
         var left: Double
         var value: Double
+        /// When the head reached it judged at the pace of the stroke that brought it (`paceShare`): the start of
+        /// the pause a gesture's inner turning points are judged by. Never before `arrived`.
+        var reached: Double
+
+        init(arrived: Double, left: Double, value: Double, reached: Double? = nil) {
+            self.arrived = arrived; self.left = left; self.value = value; self.reached = reached ?? arrived
+        }
     }
 
     let hysteresis: Double
@@ -73,6 +80,16 @@ struct TurningPoints: Sendable {
     /// the person had finished it by more than half a second.
     static let arrivalSpeed = 7.5
 
+    /// A slow, small swing never moves at `arrivalSpeed` (a ±3° nod at 0.5 Hz peaks at 9°/s), so by that
+    /// measure it arrives at each extreme as soon as it turns there and seems to pause the whole way across:
+    /// the rendered ±5° nods and shakes at 0.5 Hz "paused" 0.3-1.1 s at their turning points, held looks by
+    /// `maxHold`. `reached` is timed at the stroke's own pace instead: the head is still reaching the turning
+    /// point while it moves on at more than this share of the stroke's mean speed so far (or at
+    /// `arrivalSpeed`, whichever is less). A sine wave slows below half its mean speed 18° of phase before its
+    /// extreme, whatever its speed and size. Only the pauses inside a gesture use it: rests, settles and the
+    /// end of an answer stay timed by `arrived`, which jitter cannot restart.
+    static let paceShare = 0.5
+
     /// Adds a sample; true when it confirmed a new turning point.
     mutating func add(_ v: Double, at t: Double) -> Bool {
         defer { lastTime = t }
@@ -89,8 +106,11 @@ struct TurningPoints: Sendable {
         }
         if (v - c.value) * Double(direction) > 0 {
             // Creeping on by jitter does not restart the clock at the extreme (the settle is timed from it).
-            let arriving = (v - c.value) * Double(direction) > Self.arrivalSpeed * hysteresis * (t - lastTime)
-            c = arriving ? Point(arrived: t, left: t, value: v) : Point(arrived: c.arrived, left: t, value: v)
+            let step = (v - c.value) * Double(direction), dt = t - lastTime
+            let arriving = step > Self.arrivalSpeed * hysteresis * dt
+            let reaching = step > min(Self.arrivalSpeed * hysteresis, Self.paceShare * pace(to: c)) * dt
+            c = arriving ? Point(arrived: t, left: t, value: v)
+                : Point(arrived: c.arrived, left: t, value: v, reached: reaching ? t : c.reached)
         } else if abs(v - c.value) <= hysteresis / 2 {
             c.left = t
         } else if abs(v - c.value) >= hysteresis {
@@ -100,6 +120,13 @@ struct TurningPoints: Sendable {
             return true
         }
         return false
+    }
+
+    /// Mean speed (degrees a second) of the stroke under way from the last turning point to where it reached
+    /// `c`; infinite when there is none to measure.
+    private func pace(to c: Point) -> Double {
+        guard let last = points.last, c.reached > last.left else { return .infinity }
+        return abs(c.value - last.value) / (c.reached - last.left)
     }
 
     /// The stroke under way has stopped: its extreme becomes a turning point and the axis is at rest there.
@@ -233,12 +260,29 @@ struct SwingRecognizer: Sendable {
         return nil
     }
 
-    /// Where the head rested before turning point `a`: back along the strokes to a pause longer than a
-    /// nod's (`maxHold`), or to the oldest point kept.
-    private func restLevel(before a: Int, _ p: [TurningPoints.Point]) -> Double {
+    /// Where the head rested before turning point `a`: back along the strokes to a pause longer than the
+    /// gesture's own turning over (`longestPause`), or to the oldest point kept.
+    private func restLevel(before a: Int, _ p: [TurningPoints.Point], longestPause: Double) -> Double {
         var k = a
-        while k > 0, p[k].left - p[k].arrived <= settings.maxHold { k -= 1 }
+        while k > 0, p[k].left - p[k].reached <= longestPause { k -= 1 }
         return p[k].value
+    }
+
+    /// How long a pause inside a gesture may be against the time its strokes take on average. A swing turns
+    /// over in proportion to its own pace: the rendered ±5° nods and shakes at 0.5 Hz paused 0.1-0.6 s at
+    /// their turning points between strokes of 0.4-0.9 s (`paceShare` 0.5). A held look is a move and a
+    /// longer stay.
+    static let pauseToStroke = 1.0
+
+    /// The longest pause allowed at an inner turning point of the strokes from `a` to `b`: `maxHold`; for two
+    /// cycles or more, `pauseToStroke` x their mean duration (each from leaving a turning point to `reached`
+    /// at the next) when that is longer. Longer is a look held, not a swing turning over. A single
+    /// out-and-back keeps `maxHold`: a look down held 0.7 s between moves of 1.1 s, then a look up, is one
+    /// (the real clm_look, its face changing shape). docs/gestures.md "Slow, small swings".
+    static func longestPause(_ p: [TurningPoints.Point], from a: Int, to b: Int, maxHold: Double) -> Double {
+        guard b - a >= 4 else { return maxHold }
+        let moving = (a + 1...b).reduce(0.0) { $0 + p[$1].reached - p[$1 - 1].left }
+        return max(maxHold, pauseToStroke * moving / Double(b - a))
     }
 
     /// Whether the head went on the same way through turning point `i` (it rested there, then moved on)
@@ -281,11 +325,12 @@ struct SwingRecognizer: Sendable {
         let strokes = b - a
         guard p[a].left >= notBefore, p[a].left - unseenBefore >= s.contrastWindow else { return nil }
         var smallest = Double.infinity, largest = 0.0, total = 0.0, lo = p[a].value, hi = lo
+        let longestPause = Self.longestPause(p, from: a, to: b, maxHold: s.maxHold)
         for i in (a + 1)...b {
             let size = abs(p[i].value - p[i - 1].value), duration = p[i].arrived - p[i - 1].left
             guard duration <= s.maxStroke, duration > 0 else { return nil }
             // A pause at a turning point inside the gesture is a held look, not a nod.
-            if i < b, p[i].left - p[i].arrived > s.maxHold { return nil }
+            if i < b, p[i].left - p[i].reached > longestPause { return nil }
             // Inside a gesture every turning point turns back: a head that stopped and went on the same way
             // (a rest between two strokes) made one movement in two pieces, not a swing.
             if i < b, Self.wentOnTheSameWay(p, at: i) { return nil }
@@ -307,7 +352,7 @@ struct SwingRecognizer: Sendable {
         // A "yes" goes down from where the head rested before it (by more than the pose's jitter: the pitch
         // of a face whose nose hides its base reads small dips). A head tipped back and returning does not (a
         // look up, or five landmarks folding at the top of one), nor does an upward toss ("no" in places).
-        if axis == .pitch { guard lo < restLevel(before: a, p) - s.hysteresis else { return nil } }
+        if axis == .pitch { guard lo < restLevel(before: a, p, longestPause: longestPause) - s.hysteresis else { return nil } }
         if settled {
             guard abs(p[b].value - p[a].value) <= s.returnTolerance * largest else { return nil }
         }

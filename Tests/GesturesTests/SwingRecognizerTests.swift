@@ -23,12 +23,11 @@ final class SwingRecognizerTests: XCTestCase {
         XCTAssertTrue(s.events().of(.nod).isEmpty)
     }
 
-    /// 0.5 Hz to 3.5 Hz, 5° to 30°, 1 to 4 cycles: each is one nod and nothing else that fires a switch
-    /// (from 1 Hz: nothing else at all). Singles need the single range. Known limits (docs/gestures.md): a
-    /// slow 0.5 Hz nod of only 5° is missed, and a slow wide one can also give looks (it rests at its extremes).
+    /// 0.5 Hz to 3.5 Hz, 5° to 30°, 1 to 4 cycles: each is one nod and nothing else. Singles need the single
+    /// range. The slow, small ones (0.5 Hz, 5°) turn over so gently that each extreme once counted as a pause.
     func testHumanSpeedsAndSizes() {
         for hz in [0.5, 1.0, 2.0, 3.5] {
-            for amplitude in [5.0, 12, 30] where !(hz == 0.5 && amplitude == 5) {
+            for amplitude in [5.0, 12, 30] {
                 for cycles in [1.0, 2, 4] where amplitude * 2 >= GestureSettings().nod.singleRange || cycles > 1 {
                     var s = Stream()
                     s.fps = 30
@@ -417,6 +416,62 @@ final class SwingRecognizerTests: XCTestCase {
     }
 
     /// The turning points keep pauses apart from strokes: a held look has a long pause at its extreme.
+    /// A pause inside a swing is judged against the swing's own pace. Held at each side longer than `max_hold`
+    /// and longer than the turns take, the head is looking, not shaking; turning over in less time than it
+    /// moves, it is a slow "no" even when that is longer than `max_hold`.
+    func testAPauseLongerThanTheStrokesIsAHeldLook() {
+        func events(turn: Double, hold: Double) -> [GestureEvent] {
+            var s = Stream()
+            s.fps = 30
+            s.rest(1.5)
+            s.ramp(turn / 2, from: (0, 0), to: (15, 0))
+            s.rest(hold, yaw: 15)
+            s.ramp(turn, from: (15, 0), to: (-15, 0))
+            s.rest(hold, yaw: -15)
+            s.ramp(turn, from: (-15, 0), to: (15, 0))
+            s.rest(hold, yaw: 15)
+            s.ramp(turn / 2, from: (15, 0), to: (0, 0))
+            s.rest(1.5)
+            return s.events()
+        }
+        let maxHold = GestureSettings().shake.maxHold
+        XCTAssertEqual(events(turn: 0.6, hold: 0.9).of(.shake).count, 0, "held longer than the turns: looks")
+        XCTAssertEqual(events(turn: 1.0, hold: maxHold + 0.15).of(.shake).count, 1, "turning over faster than it moves")
+        XCTAssertEqual(events(turn: 0.6, hold: 0.1).of(.shake).count, 1, "the same swing without the holds")
+    }
+
+    /// One out-and-back keeps the plain `max_hold`: the real clm_look (its face changing shape) looks down,
+    /// holds 0.7 s between moves of about 1.1 s, then looks up and back. Judged at its own pace that was a nod.
+    func testALookDownHeldThenALookUpIsNotANod() {
+        var s = Stream()
+        s.fps = 25
+        s.rest(2)
+        s.ramp(1.1, from: (0, 0), to: (0, -30))
+        s.rest(0.7, pitch: -30)
+        s.ramp(1.1, from: (0, -30), to: (0, 17))
+        s.rest(0.2, pitch: 17)
+        s.ramp(0.5, from: (0, 17), to: (0, 0))
+        s.rest(2)
+        XCTAssertTrue(s.events().of(.nod).isEmpty, "\(s.events().gestures.kinds())")
+    }
+
+    /// `reached` is timed at the stroke's own pace: a slow, small swing reaches its extreme near it, where
+    /// `arrived` (a fixed speed it never moves at) puts it at the turn before; a quick one, the same for both.
+    func testASlowSwingReachesItsTurningPointsAtItsOwnPace() {
+        /// The turning point at the top of one cycle (down first, so at 3/4 of the period), after a full stroke.
+        func top(hz: Double, amplitude: Double) -> TurningPoints.Point? {
+            var t = TurningPoints(hysteresis: GestureSettings().nod.hysteresis)
+            for i in 0..<Int(30 / hz) { _ = t.add(-amplitude * sin(2 * .pi * hz * Double(i) / 30), at: Double(i) / 30) }
+            return t.points.count > 2 ? t.points[2] : nil
+        }
+        let slow = top(hz: 0.5, amplitude: 3)
+        XCTAssertLessThan(slow?.arrived ?? 9, 1.0, "a fixed arrival speed: arrived as soon as it turned at the bottom")
+        XCTAssertEqual(slow?.reached ?? 0, 1.4, accuracy: 0.1, "half the stroke's pace: ~18° of phase before the top")
+        let quick = top(hz: 2, amplitude: 10)
+        XCTAssertEqual(quick?.reached ?? 0, quick?.arrived ?? 9)
+        XCTAssertEqual(quick?.arrived ?? 0, 0.375, accuracy: 0.05)
+    }
+
     func testTurningPointsRecordPauses() {
         var t = TurningPoints(hysteresis: 1)
         let values: [Double] = [0, 0, 0, -3, -6, -6, -6, -6, -6, -3, 0, 0, 0]
