@@ -201,6 +201,7 @@ struct SwingRecognizer: Sendable {
     private func value(_ e: History.Entry) -> Double { axis == .yaw ? e.yaw : e.pitch }
     private func other(_ e: History.Entry) -> Double { axis == .yaw ? e.pitch : e.yaw }
     private func sight(_ e: History.Entry) -> Double { axis == .yaw ? e.sightYaw : e.sightPitch }
+    private func eyes(_ e: History.Entry) -> Double? { axis == .yaw ? e.eyesRight : e.eyesUp }
 
     /// How much of a swing must show in the face itself (its turn relative to the line of sight), not only in
     /// where it is in the picture. A nodding head shows all of it there and more (its face also moves down
@@ -374,7 +375,7 @@ struct SwingRecognizer: Sendable {
             if e.time < p[a].left { break }
             olo = min(olo, other(e)); ohi = max(ohi, other(e))
             vlo = min(vlo, value(e)); vhi = max(vhi, value(e)); slo = min(slo, sight(e)); shi = max(shi, sight(e))
-            carried.add(turn: value(e), eyes: axis == .yaw ? e.eyesRight : e.eyesUp, faceSize: e.faceSize)
+            carried.add(turn: value(e), eyes: eyes(e), faceSize: e.faceSize)
             if let o = origin {
                 let dx = e.pointerX - o.pointerX, dy = e.pointerY - o.pointerY
                 travel = max(travel, (dx * dx + dy * dy).squareRoot() / max(1, o.faceSize))
