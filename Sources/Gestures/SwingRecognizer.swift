@@ -49,6 +49,8 @@ struct TurningPoints: Sendable {
         /// When the head reached it judged at the pace of the stroke that brought it (`paceShare`): the start of
         /// the pause a gesture's inner turning points are judged by. Never before `arrived`.
         var reached: Double
+        /// How long the head stayed there, from `reached` to `left`: what the pauses inside a gesture are judged by.
+        var pause: Double { left - reached }
 
         init(arrived: Double, left: Double, value: Double, reached: Double? = nil) {
             self.arrived = arrived; self.left = left; self.value = value; self.reached = reached ?? arrived
@@ -265,7 +267,7 @@ struct SwingRecognizer: Sendable {
     /// gesture's own turning over (`longestPause`), or to the oldest point kept.
     private func restLevel(before a: Int, _ p: [TurningPoints.Point], longestPause: Double) -> Double {
         var k = a
-        while k > 0, p[k].left - p[k].reached <= longestPause { k -= 1 }
+        while k > 0, p[k].pause <= longestPause { k -= 1 }
         return p[k].value
     }
 
@@ -331,7 +333,7 @@ struct SwingRecognizer: Sendable {
             let size = abs(p[i].value - p[i - 1].value), duration = p[i].arrived - p[i - 1].left
             guard duration <= s.maxStroke, duration > 0 else { return nil }
             // A pause at a turning point inside the gesture is a held look, not a nod.
-            if i < b, p[i].left - p[i].reached > longestPause { return nil }
+            if i < b, p[i].pause > longestPause { return nil }
             // Inside a gesture every turning point turns back: a head that stopped and went on the same way
             // (a rest between two strokes) made one movement in two pieces, not a swing.
             if i < b, Self.wentOnTheSameWay(p, at: i) { return nil }

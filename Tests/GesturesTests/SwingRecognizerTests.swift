@@ -415,7 +415,6 @@ final class SwingRecognizerTests: XCTestCase {
         }
     }
 
-    /// The turning points keep pauses apart from strokes: a held look has a long pause at its extreme.
     /// A pause inside a swing is judged against the swing's own pace. Held at each side longer than `max_hold`
     /// and longer than the turns take, the head is looking, not shaking; turning over in less time than it
     /// moves, it is a slow "no" even when that is longer than `max_hold`.
@@ -472,6 +471,7 @@ final class SwingRecognizerTests: XCTestCase {
         XCTAssertEqual(quick?.arrived ?? 0, 0.375, accuracy: 0.05)
     }
 
+    /// The turning points keep pauses apart from strokes: a held look has a long pause at its extreme.
     func testTurningPointsRecordPauses() {
         var t = TurningPoints(hysteresis: 1)
         let values: [Double] = [0, 0, 0, -3, -6, -6, -6, -6, -6, -3, 0, 0, 0]
