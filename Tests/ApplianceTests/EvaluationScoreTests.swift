@@ -16,10 +16,24 @@ final class EvaluationScoreTests: XCTestCase {
     func testNodsAndShakesAreFoundMissedAndCountedApart() {
         let s = score([ev(.nod, 120), ev(.nod, 125), ev(.calibrated, 130), ev(.shake, 400)],
                       [seg(.nod, 100, 130), seg(.nod, 200, 230), seg(.shake, 300, 330), seg(.shake, 390, 420)])
-        XCTAssertEqual(s.nod, KindScore(segments: 2, found: 1, falseEvents: 0, missedAt: [200], falseAt: []))
-        XCTAssertEqual(s.shake, KindScore(segments: 2, found: 1, falseEvents: 0, missedAt: [300], falseAt: []))
+        XCTAssertEqual(s.nod, KindScore(segments: 2, found: 1, falseEvents: 0, missedAt: [200], falseAt: [], delays: [-10.0 / 30]))
+        XCTAssertEqual(s.shake, KindScore(segments: 2, found: 1, falseEvents: 0, missedAt: [300], falseAt: [], delays: [-20.0 / 30]))
         XCTAssertEqual(s.nod.missed, 1)
         XCTAssertEqual(s.look, KindScore())
+    }
+
+    /// The delay is from the segment's end to the first event that found it, in the clip's own seconds.
+    func testDelayRunsFromTheLabelledEndToTheFirstEventThatFoundIt() {
+        let s = score([ev(.nod, 128), ev(.nod, 133), ev(.nod, 240), ev(.shake, 315)],
+                      [seg(.nod, 100, 130), seg(.nod, 200, 230), seg(.shake, 300, 330)], fps: 60)
+        XCTAssertEqual(s.nod.delays, [-2.0 / 60, 10.0 / 60], "the first of two events counts; 240 is 10 frames late")
+        XCTAssertEqual(s.nod.medianDelay ?? 0, 4.0 / 60, accuracy: 1e-12)
+        XCTAssertEqual(s.nod.worstDelay ?? 0, 10.0 / 60, accuracy: 1e-12)
+        XCTAssertEqual(s.shake.delays, [-15.0 / 60], "reported mid-answer")
+        let late = score([ev(.nod, 146)], [seg(.nod, 100, 130)])
+        XCTAssertEqual(late.nod.delays, [], "past the window: a miss, no delay")
+        XCTAssertNil(late.nod.medianDelay)
+        XCTAssertEqual((s + late).nod.delays.count, 2, "totals keep every delay")
     }
 
     func testAnEventOfTheOtherKindNeitherFindsNorExcusesItself() {
@@ -82,7 +96,7 @@ final class EvaluationScoreTests: XCTestCase {
         let a = score([ev(.nod, 110)], [seg(.nod, 100, 130), seg(.noneTalking, 200, 259)])
         let b = score([ev(.nod, 230)], [seg(.shake, 100, 130), seg(.noneTalking, 200, 259)], fps: 60)
         let t = a + b
-        XCTAssertEqual(t.nod, KindScore(segments: 1, found: 1, falseEvents: 1, missedAt: [], falseAt: [230]))
+        XCTAssertEqual(t.nod, KindScore(segments: 1, found: 1, falseEvents: 1, missedAt: [], falseAt: [230], delays: [-20.0 / 30]))
         XCTAssertEqual(t.shake.missedAt, [100])
         XCTAssertEqual(t.falseInTalking, 1)
         XCTAssertEqual(t.talkingSeconds, 3, accuracy: 1e-9)

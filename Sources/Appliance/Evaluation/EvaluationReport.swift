@@ -31,6 +31,10 @@ enum EvaluationReport {
             line += "; pose rms yaw \(EventJSON.number(yaw, 1)) pitch \(EventJSON.number(pitch, 1)) (median of \(t.poseClips) clips)"
                 + ", worst cross-talk \(t.worstCrossTalk.map { EventJSON.number($0, 1) } ?? "-")"
         }
+        let swings = g.nod + g.shake
+        if let median = swings.medianDelay, let worst = swings.worstDelay {
+            line += "; nods and shakes reported \(EventJSON.number(median, 2)) s after their end (median), \(EventJSON.number(worst, 2)) s at worst"
+        }
         return line
     }
 
@@ -75,7 +79,13 @@ enum EvaluationReport {
 
     private static func kind(_ k: KindScore, at: Bool, wrong: (Int, [Int]?)? = nil) -> String {
         var f = [("segments", "\(k.segments)"), ("found", "\(k.found)"), ("missed", "\(k.missed)"), ("false", "\(k.falseEvents)")]
-        if let wrong { f.append(("wrong_direction", "\(wrong.0)")) }
+        if let wrong {
+            f.append(("wrong_direction", "\(wrong.0)"))
+        } else {
+            // Nods and shakes: how long after the labelled end they were reported (looks wait by design).
+            f.append(("delay_median", k.medianDelay.map { EventJSON.number($0, 3) } ?? "null"))
+            f.append(("delay_worst", k.worstDelay.map { EventJSON.number($0, 3) } ?? "null"))
+        }
         if at {
             f.append(("missed_at", list(k.missedAt)))
             f.append(("false_at", list(k.falseAt)))

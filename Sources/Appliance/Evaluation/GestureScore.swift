@@ -8,12 +8,18 @@ struct KindScore: Equatable, Sendable {
     /// First frames of the segments no event found, and frames of the false events: where to look.
     var missedAt: [Int] = []
     var falseAt: [Int] = []
+    /// For each segment found, seconds from its labelled end to the first event that found it: how long the
+    /// person waits after finishing (negative when a sustained answer is reported before it ends). Bounded by
+    /// the window: an event later than `GestureScore.after` frames is a miss and a false event instead.
+    var delays: [Double] = []
 
     var missed: Int { segments - found }
+    var medianDelay: Double? { delays.isEmpty ? nil : PoseScore.median(delays) }
+    var worstDelay: Double? { delays.max() }
 
     static func + (a: KindScore, b: KindScore) -> KindScore {
         KindScore(segments: a.segments + b.segments, found: a.found + b.found, falseEvents: a.falseEvents + b.falseEvents,
-                  missedAt: a.missedAt + b.missedAt, falseAt: a.falseAt + b.falseAt)
+                  missedAt: a.missedAt + b.missedAt, falseAt: a.falseAt + b.falseAt, delays: a.delays + b.delays)
     }
 }
 
@@ -55,7 +61,12 @@ struct GestureScore: Equatable, Sendable {
             let mine = events.filter { $0.kind == kind }
             var score = KindScore(segments: own.count)
             for s in own {
-                if mine.contains(where: { inWindow(s, $0.frame) }) { score.found += 1 } else { score.missedAt.append(s.start) }
+                if let first = mine.first(where: { inWindow(s, $0.frame) }) {
+                    score.found += 1
+                    score.delays.append(Double(first.frame - s.end) / frameRate)
+                } else {
+                    score.missedAt.append(s.start)
+                }
             }
             for e in mine where !own.contains(where: { inWindow($0, e.frame) }) {
                 score.falseEvents += 1
