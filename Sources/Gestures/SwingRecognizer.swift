@@ -64,6 +64,11 @@ struct TurningPoints: Sendable {
     private(set) var current: Point?
     /// +1 rising, −1 falling, 0 at rest.
     private(set) var direction = 0
+    /// Where the head has stopped after turning back from `current` by more than half the hysteresis but less
+    /// than all of it; nil when it is not there. A small nod's last stroke back to rest can be that short (a
+    /// ±3° nod read at ±2.3° came back 1.4°): the hysteresis alone confirmed its turn only when jitter carried
+    /// the head the rest of the way, 0.6 s later. Held `settle`, it is a rest (`turnShort`).
+    private(set) var shortReturn: Point?
     private let keep = 24
 
     init(hysteresis: Double) {
@@ -71,7 +76,7 @@ struct TurningPoints: Sendable {
         points.reserveCapacity(keep + 1)
     }
 
-    mutating func reset() { points.removeAll(keepingCapacity: true); current = nil; direction = 0; lastTime = -.infinity }
+    mutating func reset() { points.removeAll(keepingCapacity: true); current = nil; direction = 0; shortReturn = nil; lastTime = -.infinity }
 
     /// When the previous sample came.
     private var lastTime = -Double.infinity
@@ -97,6 +102,15 @@ struct TurningPoints: Sendable {
         defer { lastTime = t }
         guard var c = current else { current = Point(arrived: t, left: t, value: v); return false }
         defer { current = c }
+        let back = (c.value - v) * Double(direction)
+        if direction == 0 || back <= hysteresis / 2 || back >= hysteresis {
+            shortReturn = nil
+        } else if var r = shortReturn, abs(v - r.value) <= hysteresis / 2 {
+            r.left = t
+            shortReturn = r
+        } else {
+            shortReturn = Point(arrived: t, left: t, value: v)
+        }
         if direction == 0 {
             if abs(v - c.value) <= hysteresis / 2 { c.left = t }
             guard abs(v - c.value) >= hysteresis else { return false }
@@ -129,6 +143,16 @@ struct TurningPoints: Sendable {
     private func pace(to c: Point) -> Double {
         guard let last = points.last, c.reached > last.left else { return .infinity }
         return abs(c.value - last.value) / (c.reached - last.left)
+    }
+
+    /// The head rests at `shortReturn`: the extreme before it becomes a turning point, and a short stroke back
+    /// ends there (`settle` then makes it the rest).
+    mutating func turnShort() {
+        guard let c = current, let r = shortReturn, direction != 0 else { return }
+        push(c)
+        direction = -direction
+        current = r
+        shortReturn = nil
     }
 
     /// The stroke under way has stopped: its extreme becomes a turning point and the axis is at rest there.
@@ -234,6 +258,12 @@ struct SwingRecognizer: Sendable {
             // A turning point mid-motion: a sustained oscillation can be reported without waiting for its end.
             guard !engaged else { return nil }
             return best(ending: turns.points.count - 1, settled: false, history)
+        }
+        // Stopped short of the hysteresis back from the extreme, for `settle`: that extreme was a turning point
+        // (judged as one mid-motion would be), and the rest below checks the gesture that ends here.
+        if let r = turns.shortReturn, t - r.arrived >= settings.settle, r.left >= t {
+            turns.turnShort()
+            if !engaged, let found = best(ending: turns.points.count - 1, settled: false, history) { return found }
         }
         // An answer ends when the head rests longer than the slowest nod turns over (`maxHold`): a slow
         // swing's extreme can look still for `settle`, and the rest of that answer is not a new gesture.

@@ -471,6 +471,42 @@ final class SwingRecognizerTests: XCTestCase {
         XCTAssertEqual(quick?.arrived ?? 0, 0.375, accuracy: 0.05)
     }
 
+    /// A small nod whose last stroke back to rest is shorter than the hysteresis: once the head has rested
+    /// there, the top was a turning point and the nod is over. The pitch below is the rendered "small range"
+    /// person's ±3° nod as Nodwire read it (smoothed, every frame at 30 fps): it came back 1.4° from its last
+    /// top, and its turn waited for jitter to carry it the rest of the way (0.6 s late on the render; never,
+    /// on a head as still as this stream's).
+    func testASmallNodEndsWhereItStopsShortOfTheHysteresis() {
+        let h = GestureSettings().nod.hysteresis
+        let pitch = [-0.1, -0.3, -0.2, -0.5, -1, -1.6, -2.1, -2.4, -2.3, -1.9, -1.5, -0.9, 0.2, 1.1, 1.8, 2.2, 2.3, 2.3,
+                     1.9, 1.3, 0.6, -0.3, -1, -1.5, -1.8, -1.8, -1.5, -1, -0.5, 0.1, 0.8, 1.2, 1.5, 1.5, 1.5, 1.2, 0.7,
+                     0.4, 0.3, 0.3, 0.3, 0.4, 0.2, 0.2, 0.1]
+        var s = Stream()
+        s.fps = 30
+        s.rest(1.5, pitch: -0.1)
+        s.add(Double(pitch.count) / 30) { t in (0, pitch[min(pitch.count - 1, Int((t * 30).rounded()))]) }
+        s.rest(1.5, pitch: 0.1)
+        var settings = GestureSettings()
+        settings.smoothing.kind = .none
+        let nods = s.events(settings).of(.nod)
+        XCTAssertEqual(nods.count, 1, "\(s.events(settings).gestures.kinds())")
+        let stopped = 1.5 + 38.0 / 30   // back at 0.3
+        XCTAssertLessThan((nods.first?.time ?? 99) - stopped, 0.35, "reported once it rested, not when jitter turned it")
+
+        var t = TurningPoints(hysteresis: h)
+        for (i, v) in [0, 0, -1, -3, -3, -3, -2.2, -1.9, -1.9, -1.9].enumerated() { _ = t.add(v, at: Double(i) / 30) }
+        XCTAssertEqual(t.shortReturn?.value, -2.2, "back 0.8 of the hysteresis and still there")
+        XCTAssertEqual(t.shortReturn?.arrived, 6 / 30)
+        XCTAssertEqual(t.shortReturn?.left, 9 / 30)
+        var rested = t
+        rested.turnShort()
+        XCTAssertEqual(rested.points.map(\.value), [0, -3])
+        XCTAssertEqual(rested.current?.value, -2.2)
+        XCTAssertEqual(rested.direction, 1)
+        XCTAssertTrue(t.add(-1, at: 10 / 30), "moving on back: the hysteresis turns it as ever")
+        XCTAssertNil(t.shortReturn)
+    }
+
     /// The turning points keep pauses apart from strokes: a held look has a long pause at its extreme.
     func testTurningPointsRecordPauses() {
         var t = TurningPoints(hysteresis: 1)
