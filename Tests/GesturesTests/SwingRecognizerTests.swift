@@ -47,6 +47,46 @@ final class SwingRecognizerTests: XCTestCase {
         }
     }
 
+    /// Real heads start and stop gently: each stroke a minimum-jerk curve, still at both ends (the rendered
+    /// and the sine nods above leave their rest at full speed and stop at it abruptly). Quick to slow strokes
+    /// (0.15-0.6 s), small to wide, one to three cycles: one event of the right kind each, within 0.45 s of
+    /// the head coming to rest (the smoothing's lag and `settle`; inside the accuracy window of 0.5 s).
+    func testGentleStartsAndStopsAsRealHeadsMake() {
+        func smooth(_ x: Double) -> Double { x * x * x * (10 - 15 * x + 6 * x * x) }
+        let settings = GestureSettings()
+        for nod in [true, false] {
+            let swing = nod ? settings.nod : settings.shake
+            for amplitude in nod ? [5.0, 10, 20] : [8.0, 15, 25] {
+                for stroke in [0.15, 0.25, 0.4, 0.6] {
+                    // A single: a nod down and back, a shake to one side, the other and back (its `single_range`).
+                    for cycles in [1, 2, 3] where cycles > 1 || (nod ? 1 : 2) * amplitude >= swing.singleRange {
+                        // Down (or to the person's left) first; the later tops a little lower, as people's are.
+                        var extremes = [0.0]
+                        for _ in 0..<cycles { extremes += [-amplitude, amplitude * 0.6] }
+                        extremes[extremes.count - 1] = 0
+                        if cycles == 1 { extremes = nod ? [0, -amplitude, 0] : [0, -amplitude, amplitude, 0] }
+                        var s = Stream()
+                        s.fps = 30
+                        s.rest(1.5)
+                        for i in 1..<extremes.count {
+                            let a = extremes[i - 1], b = extremes[i], half = i == 1 || i == extremes.count - 1
+                            s.add(half ? stroke * 0.8 : stroke) { t in
+                                let v = a + (b - a) * smooth(t / (half ? stroke * 0.8 : stroke))
+                                return nod ? (0, v) : (v, 0)
+                            }
+                        }
+                        let stopped = s.time
+                        s.rest(1.5)
+                        let e = s.events()
+                        let what = "\(nod ? "nod" : "shake") ±\(amplitude)°, \(stroke) s strokes, \(cycles) cycles: \(e.gestures.kinds())"
+                        XCTAssertEqual(e.gestures.kinds(), [nod ? .nod : .shake], what)
+                        XCTAssertLessThan((e.of(nod ? .nod : .shake).first?.time ?? 99) - stopped, 0.45, what)
+                    }
+                }
+            }
+        }
+    }
+
     /// A talker's head bobs and dips; a nod bigger than that straight after it (no rest between) counts.
     func testNodStraightOutOfTalking() {
         var rng = SplitMix(state: 3)
