@@ -27,6 +27,7 @@ private enum Floor {
     static let synthMaxMedianRmsYaw = 2.65         // median of the clips, 2026-11-23: 2.6 (2.39 at 0f308f3)
     static let synthMaxMedianRmsPitch = 2.15       // 2026-11-23: 2.1 (1.54 at 0f308f3, but clamped at −40° on other faces)
     static let synthMaxCrossTalk = 16.0            // the worst pitch error while |yaw| > 20°, any clip: 15.7 (40.2 at 0f308f3)
+    static let synthMaxWorstDelay = 0.34           // s from a nod's or shake's labelled end to its event, the latest: 0.33 (2026-11-24)
 
     // The same set at half its frame rate (15 of 30 fps), as a device under a budget runs (2026-11-24: before
     // the rules of that day it fired 1 false nod and 2 false shakes there; docs/budgets.md "Why 30 fps").
@@ -35,6 +36,7 @@ private enum Floor {
     static let halfRateMinShakesFound = 6          // of 8 (5 before)
     static let halfRateMinLooksFound = 20          // of 24
     static let halfRateMaxFalseNodsAndShakes = 0
+    static let halfRateMaxWorstDelay = 0.41        // s: 0.4 (2026-11-24)
 }
 
 final class AccuracyFloorTests: XCTestCase {
@@ -136,6 +138,8 @@ final class AccuracyFloorTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(g.look.found, Floor.halfRateMinLooksFound, "looks found at \(Floor.halfRate) fps (report above)")
         XCTAssertLessThanOrEqual(g.nod.falseEvents + g.shake.falseEvents, Floor.halfRateMaxFalseNodsAndShakes,
                                  "false nods and shakes at \(Floor.halfRate) fps (report above)")
+        XCTAssertLessThanOrEqual((g.nod + g.shake).worstDelay ?? .infinity, Floor.halfRateMaxWorstDelay,
+                                 "the latest nod or shake after its end at \(Floor.halfRate) fps (report above)")
     }
 
     func testSyntheticDevSet() throws {
@@ -157,5 +161,7 @@ final class AccuracyFloorTests: XCTestCase {
         XCTAssertLessThanOrEqual(t.medianRmsYaw ?? .infinity, Floor.synthMaxMedianRmsYaw, "median RMS yaw error (report above)")
         XCTAssertLessThanOrEqual(t.medianRmsPitch ?? .infinity, Floor.synthMaxMedianRmsPitch, "median RMS pitch error (report above)")
         XCTAssertLessThanOrEqual(t.worstCrossTalk ?? .infinity, Floor.synthMaxCrossTalk, "worst cross-talk (report above)")
+        XCTAssertLessThanOrEqual((g.nod + g.shake).worstDelay ?? .infinity, Floor.synthMaxWorstDelay,
+                                 "the latest nod or shake after its end (report above)")
     }
 }
