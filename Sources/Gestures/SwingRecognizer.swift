@@ -51,6 +51,8 @@ struct TurningPoints: Sendable {
         var reached: Double
         /// How long the head stayed there, from `reached` to `left`: what the pauses inside a gesture are judged by.
         var pause: Double { left - reached }
+        /// The head got here (`arrived`) at least `seconds` before `t` and is still here at `t`: it rests here.
+        func held(_ seconds: Double, at t: Double) -> Bool { t - arrived >= seconds && left >= t }
 
         init(arrived: Double, left: Double, value: Double, reached: Double? = nil) {
             self.arrived = arrived; self.left = left; self.value = value; self.reached = reached ?? arrived
@@ -261,18 +263,18 @@ struct SwingRecognizer: Sendable {
         }
         // Stopped short of the hysteresis back from the extreme, for `settle`: that extreme was a turning point
         // (judged as one mid-motion would be), and the rest below checks the gesture that ends here.
-        if let r = turns.shortReturn, t - r.arrived >= settings.settle, r.left >= t {
+        if let r = turns.shortReturn, r.held(settings.settle, at: t) {
             turns.turnShort()
             if !engaged, let found = best(ending: turns.points.count - 1, settled: false, history) { return found }
         }
         // An answer ends when the head rests longer than the slowest nod turns over (`maxHold`): a slow
         // swing's extreme can look still for `settle`, and the rest of that answer is not a new gesture.
-        if engaged, let c = turns.current, t - c.arrived >= settings.maxHold, c.left >= t {
+        if engaged, let c = turns.current, c.held(settings.maxHold, at: t) {
             engaged = false
             notBefore = c.left
         }
         // Rested: no new extreme for `settle`, and still near it now (a slow swing turning over is not a rest).
-        guard turns.direction != 0, let c = turns.current, t - c.arrived >= settings.settle, c.left >= t else { return nil }
+        guard turns.direction != 0, let c = turns.current, c.held(settings.settle, at: t) else { return nil }
         turns.settle()
         if engaged { return nil }
         return best(ending: turns.points.count - 1, settled: true, history)
