@@ -39,6 +39,8 @@ public struct GestureEngine: Sendable {
     private var sightPitchFilter: Smoother
     private var calibration: [(time: Double, angles: Angles)] = []
     private var calibrationReason = "initial"
+    /// A new face's neutral, refined over its first seconds (`calibration.refineSeconds`); nil when not refining.
+    private var refiner: NeutralRefiner?
     private var lostSince: Double?
     private var warmupUntil = -Double.infinity
     /// A face back after a short loss (the same person, who may have been talking all along): its motion
@@ -149,6 +151,7 @@ public struct GestureEngine: Sendable {
             if !state.calibrating, let n = state.neutral {
                 out.append(event(.calibrated, reason: calibrationReason, neutral: n))
                 rest = (pose.pointerX, pose.pointerY)
+                refiner?.anchor = (pose.pointerX, pose.pointerY)
                 steadyAnchor = nil
             }
             return out
@@ -177,8 +180,25 @@ public struct GestureEngine: Sendable {
             if b == .up ? down > z.maxCounterTravel : down < -z.maxCounterTravel { beyond = nil }
         }
 
-        // Neutral follows slow drift at rest, and moves to a new posture held steady outside the idle zone.
-        if inIdle, settings.drift.idleTimeConstant > 0, dt > 0 {
+        // A new face's neutral is refined over its first seconds (the median of its poses out of looks); after
+        // that it follows slow drift at rest, and moves to a new posture held steady outside the idle zone.
+        if var r = refiner {
+            if t < r.until {
+                // Only where the body was when calibrated: a body swaying or leaning away reads a few degrees of
+                // turn and tilt of its own (ht_sway's sways read up to +11° of pitch).
+                let moved = r.anchor.map { ((pose.pointerX - $0.x) * (pose.pointerX - $0.x) + (pose.pointerY - $0.y) * (pose.pointerY - $0.y)).squareRoot() }
+                let near = (moved ?? 0) <= settings.posture.maxTranslation * max(1, pose.faceSize)
+                if beyond == nil, state.activeLook == nil, !posture, near { r.add(now) }
+                refiner = r
+                if let n = r.neutral {
+                    neutral = n
+                    state.neutral = n
+                    offset = Angles(yaw: now.yaw - neutral.yaw, pitch: now.pitch - neutral.pitch)
+                }
+            } else {
+                refiner = nil
+            }
+        } else if inIdle, settings.drift.idleTimeConstant > 0, dt > 0 {
             let k = min(1, dt / settings.drift.idleTimeConstant)
             neutral = Angles(yaw: neutral.yaw + k * offset.yaw, pitch: neutral.pitch + k * offset.pitch)
             state.neutral = neutral
@@ -190,6 +210,7 @@ public struct GestureEngine: Sendable {
                 if let look = state.activeLook { out.append(event(.lookStop, direction: look, reason: "recentre")) }
                 state.neutral = now
                 state.offset = Angles(yaw: 0, pitch: 0)
+                refiner = nil
                 out.append(event(.calibrated, reason: "recentre", neutral: now))
                 forgetMotion()
                 rest = (pose.pointerX, pose.pointerY)
@@ -273,6 +294,7 @@ public struct GestureEngine: Sendable {
         state.calibrating = true
         calibration.removeAll(keepingCapacity: true)
         calibrationReason = reason
+        refiner = nil
         if let look = state.activeLook { _ = look; state.activeLook = nil }
         forgetMotion()
     }
@@ -293,6 +315,10 @@ public struct GestureEngine: Sendable {
         let tail = calibration.filter { $0.time >= t - c.averageSeconds - 1e-6 }
         let n = Double(tail.count)
         state.neutral = Angles(yaw: tail.reduce(0) { $0 + $1.angles.yaw } / n, pitch: tail.reduce(0) { $0 + $1.angles.pitch } / n)
+        // A new face (not a recalibration asked for, which says "this is my rest"): refine it over the next seconds.
+        if c.refineSeconds > 0, calibrationReason != "request" {
+            refiner = NeutralRefiner(seed: tail.map(\.angles), until: t + c.refineSeconds)
+        }
         state.offset = Angles(yaw: 0, pitch: 0)
         state.calibrating = false
         calibration.removeAll(keepingCapacity: true)

@@ -33,6 +33,13 @@ public struct GestureSettings: Sendable, Equatable {
         public var recalibrateAfterLoss = 5.0
         /// After the face comes back, gestures wait this long (s) for the tracker to settle.
         public var warmup = 0.3
+        /// For this long (s) after a face's resting pose is learnt, neutral is refined: the median of every
+        /// pose since then that was not out in a look. The first steady half second is one glimpse of a
+        /// person, who may be first seen turned, leaning or mid-sentence (8° off on the rendered talk cut at
+        /// other starts); a talker faces the camera most of the time, so the median of the next seconds is
+        /// where they rest. 0: neutral is the first steady pose (then only `Drift` moves it).
+        /// docs/gestures.md "A face first seen mid-sentence".
+        public var refineSeconds = 10.0
     }
 
     public struct Zones: Sendable, Equatable {

@@ -78,7 +78,13 @@ struct TurningPoints: Sendable {
         points.reserveCapacity(keep + 1)
     }
 
-    mutating func reset() { points.removeAll(keepingCapacity: true); current = nil; direction = 0; shortReturn = nil; lastTime = -.infinity }
+    mutating func reset() {
+        points.removeAll(keepingCapacity: true); current = nil; direction = 0; shortReturn = nil; lastTime = -.infinity; firstSample = nil
+    }
+
+    /// When the first sample since the last reset came (the face was found, or came back): before it the
+    /// head was not seen, so a turning point there is only where watching began.
+    private(set) var firstSample: Double?
 
     /// When the previous sample came.
     private var lastTime = -Double.infinity
@@ -102,7 +108,7 @@ struct TurningPoints: Sendable {
     /// Adds a sample; true when it confirmed a new turning point.
     mutating func add(_ v: Double, at t: Double) -> Bool {
         defer { lastTime = t }
-        guard var c = current else { current = Point(arrived: t, left: t, value: v); return false }
+        guard var c = current else { current = Point(arrived: t, left: t, value: v); firstSample = t; return false }
         defer { current = c }
         let back = (c.value - v) * Double(direction)
         if direction == 0 || back <= hysteresis / 2 || back >= hysteresis {
@@ -296,10 +302,14 @@ struct SwingRecognizer: Sendable {
     }
 
     /// Where the head rested before turning point `a`: back along the strokes to a pause longer than the
-    /// gesture's own turning over (`longestPause`), or to the oldest point kept.
-    private func restLevel(before a: Int, _ p: [TurningPoints.Point], longestPause: Double) -> Double {
+    /// gesture's own turning over (`longestPause`), or to the oldest point kept. Nil when that is where the
+    /// face was first seen and the head did not rest there (`settle`): it was already moving, and where it
+    /// rested before is not known. A nod under way when the face is found is judged without it, as the
+    /// contrast rule is for a new face (docs/gestures.md "A face first seen mid-sentence").
+    private func restLevel(before a: Int, _ p: [TurningPoints.Point], longestPause: Double) -> Double? {
         var k = a
         while k > 0, p[k].pause <= longestPause { k -= 1 }
+        if k == 0, p[0].arrived == turns.firstSample, p[0].left - p[0].arrived < settings.settle { return nil }
         return p[k].value
     }
 
@@ -387,7 +397,7 @@ struct SwingRecognizer: Sendable {
         // A "yes" goes down from where the head rested before it (by more than the pose's jitter: the pitch
         // of a face whose nose hides its base reads small dips). A head tipped back and returning does not (a
         // look up, or five landmarks folding at the top of one), nor does an upward toss ("no" in places).
-        if axis == .pitch { guard lo < restLevel(before: a, p, longestPause: longestPause) - s.hysteresis else { return nil } }
+        if axis == .pitch, let rest = restLevel(before: a, p, longestPause: longestPause) { guard lo < rest - s.hysteresis else { return nil } }
         if settled {
             guard abs(p[b].value - p[a].value) <= s.returnTolerance * largest else { return nil }
         }

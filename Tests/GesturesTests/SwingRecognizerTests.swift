@@ -14,6 +14,20 @@ final class SwingRecognizerTests: XCTestCase {
         XCTAssertLessThan(e.of(.nod).first?.time ?? 99, 1.6)
     }
 
+    /// A nod already under way when the face is found: the first pose the recogniser sees (after the warm-up)
+    /// is the bottom of a dip. Where the head rested before it was never seen, so the rule that a nod dips
+    /// below its rest cannot be judged, and is not (the check set cut to start mid-nod: 8 of 8 such nods were
+    /// missed for it).
+    func testANodUnderWayWhenTheFaceIsFoundCounts() {
+        var s = Stream()
+        let warmup = GestureSettings().calibration.warmup, period = 0.5
+        s.add(warmup + 2.25 * period) { t in (0, -10 * cos(2 * .pi * (t - warmup) / period)) }
+        s.rest(1)
+        let e = s.events()
+        XCTAssertEqual(e.of(.nod).count, 1, "\(e)")
+        XCTAssertTrue(e.of(.shake).isEmpty)
+    }
+
     /// Shaking from the first frame, as one person in the held-out footage did.
     func testShakeFromTheFirstFrame() {
         var s = Stream()

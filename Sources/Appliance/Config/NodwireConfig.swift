@@ -66,6 +66,7 @@ enum ConfigSchema {
             .double("gestures.calibration.average_seconds", \.gestures.calibration.averageSeconds, 0.01...10, "Neutral is the mean of the steady samples of the last this many seconds."),
             .double("gestures.calibration.recalibrate_after_loss", \.gestures.calibration.recalibrateAfterLoss, 0...3600, "Seconds of face loss after which the resting pose is learnt again and the face counts as new (one back sooner nods or shakes only once gestures.nod/shake.contrast_window of its motion has been seen)."),
             .double("gestures.calibration.warmup", \.gestures.calibration.warmup, 0...5, "Seconds after the face returns before gestures count."),
+            .double("gestures.calibration.refine_seconds", \.gestures.calibration.refineSeconds, 0...600, "Seconds after the resting pose is learnt during which neutral is refined: the median of the poses since, leaving out looks (a person first seen turned or mid-sentence); 0 keeps the first steady pose."),
             .double("gestures.zones.idle_yaw", \.gestures.zones.idleYaw, 0.5...45, "Idle zone half-width left/right, degrees: at rest inside."),
             .double("gestures.zones.idle_pitch", \.gestures.zones.idlePitch, 0.5...45, "Idle zone half-height up/down, degrees."),
             .double("gestures.zones.threshold_yaw", \.gestures.zones.thresholdYaw, 1...60, "Degrees left/right beyond which a look starts."),
