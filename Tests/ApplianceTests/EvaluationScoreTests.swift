@@ -280,6 +280,19 @@ final class EvaluationFilesTests: XCTestCase {
         let replayed = try run(["replay", dir + "/blank.y4m", "--rate", "5", "--stats"])
         XCTAssertEqual(replayed.status, 0, replayed.err)
         XCTAssertTrue(replayed.err.contains("\"frames\":20,\"frames_processed\":10,"), replayed.err)
+        // From 1.5 s in, as if the face were first seen there: 5 frames go through; the talking before is not
+        // scored and the nod is scored from frame 15.
+        let late = try run(["evaluate", dir, "--json", "--start", "1.5"])
+        XCTAssertEqual(late.status, 0, late.err)
+        let lateClip = late.out.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }.first
+        XCTAssertEqual(lateClip?["frames_processed"] as? Int, 5, late.out)
+        XCTAssertEqual((lateClip?["nod"] as? [String: Any])?["missed_at"] as? [Int], [15], late.out)
+        XCTAssertEqual((lateClip?["talking"] as? [String: Any])?["minutes"] as? Double, 0, late.out)
+        for bad in ["-1", "nan", "inf"] {
+            let refused = try run(["evaluate", dir, "--start=\(bad)"])
+            XCTAssertEqual(refused.status, 64, "--start \(bad): \(refused.err)")
+            XCTAssertTrue(refused.err.contains("allowed: seconds from 0"), refused.err)
+        }
         for bad in ["0", "61", "nan"] {
             for command in ["evaluate", "replay"] {
                 let refused = try run([command, command == "evaluate" ? dir : dir + "/blank.y4m", "--rate", bad])
@@ -287,6 +300,18 @@ final class EvaluationFilesTests: XCTestCase {
                 XCTAssertTrue(refused.err.contains("allowed: a number from 1.0 to 60.0"), refused.err)
             }
         }
+    }
+
+    /// A replay that begins later scores the timeline from there: what ended before is gone, what it cuts begins there.
+    func testLabelsFromALaterFrame() {
+        let labels = ClipLabels(segments: [LabelSegment(label: .noneTalking, start: 0, end: 9), LabelSegment(label: .nod, start: 10, end: 19),
+                                           LabelSegment(label: .none, start: 20, end: 29)])
+        XCTAssertEqual(labels.from(frame: 0), labels)
+        XCTAssertEqual(labels.from(frame: 12).segments, [LabelSegment(label: .nod, start: 12, end: 19), LabelSegment(label: .none, start: 20, end: 29)])
+        XCTAssertEqual(labels.from(frame: 30).segments, [])
+        XCTAssertEqual(Replay.firstFrame(at: 1.5, frameRate: 10), 15)
+        XCTAssertEqual(Replay.firstFrame(at: 3.7, frameRate: 30), 111)
+        XCTAssertEqual(Replay.firstFrame(at: 0, frameRate: 30), 0)
     }
 
     func testCommandNamesAMissingFolder() throws {

@@ -27,16 +27,23 @@ struct EvaluateCommand: ParsableCommand {
                                discussion: "Without it every frame of the recording is processed.", valueName: "fps"))
     var rate: Double?
 
+    @Option(help: ArgumentHelp("Begin every clip this many seconds in, as if the face were first seen there (a person found mid-sentence, turned or mid-nod).",
+                               discussion: "Labels before it are not scored; a segment it cuts is scored from it.", valueName: "seconds"))
+    var start: Double?
+
     func run() throws {
         let settings = try loadConfig(config)
         if let rate { try checkRate(rate) }
+        if let start, !(start.isFinite && start >= 0) {
+            throw Failure(message: "--start \(start) is not allowed; allowed: seconds from 0 (where each clip's replay begins)", exitCode: 64)
+        }
         let clips: [LabelledClip]
         do {
             clips = try Evaluation.clips(in: directory) { video in
                 FileHandle.standardError.write(Data("nodwire: skipping \(video): no labels beside it\n".utf8))
             }
         } catch { throw Failure(message: "\(error)", exitCode: error.exitCode) }
-        let evaluation = Evaluation(settings: settings, rate: rate) { try makeProcessor(settings.vision) }
+        let evaluation = Evaluation(settings: settings, rate: rate, start: start ?? 0) { try makeProcessor(settings.vision) }
         var reports: [ClipReport] = []
         for clip in clips {
             let report = try evaluation.run(clip)

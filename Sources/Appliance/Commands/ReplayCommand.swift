@@ -96,6 +96,17 @@ struct Replay {
     /// Process at most this many frames a second, the rest dropped as a device running at this rate drops them
     /// (`nodwire evaluate --rate`); nil processes every frame the budget allows.
     var rate: Double? = nil
+    /// Seconds into the recording where processing begins (`nodwire evaluate --start`): the frames before are
+    /// read and counted, never processed, as if the camera first saw the face then.
+    var start: Double = 0
+
+    /// Frame times are sums of rounded periods: a frame this close before `start` is at it.
+    static let startTolerance = 1e-6
+
+    /// The first frame at or after `start` seconds, at `frameRate`.
+    static func firstFrame(at start: Double, frameRate: Double) -> Int {
+        start > 0 ? Int((start * frameRate - startTolerance * frameRate).rounded(.up)) : 0
+    }
 
     /// `beforeFrame` gets each frame's time before it is processed (the outputs wait for it there);
     /// `onFrame` each processed frame's vision result (`nodwire evaluate` scores its pose).
@@ -120,6 +131,7 @@ struct Replay {
                 // Governed, a frame whose successor is already due is stale: the newest frame wins.
                 if loop != nil, -due > 1 / source.frameRate { loop?.droppedLate(); continue }
             }
+            if frame.time < start - Self.startTolerance { continue }
             try beforeFrame(frame.time)
             if let rate, !pacer.shouldProcess(at: frame.time, rate: rate) { continue }
             if loop?.offer(frameAt: frame.time) == .skip {

@@ -40,6 +40,14 @@ struct LabelSegment: Equatable, Sendable {
 struct ClipLabels: Equatable, Sendable {
     var segments: [LabelSegment]
 
+    /// The timeline from frame `first` on, for a replay that begins there: what ended before is gone, and a
+    /// segment that began before begins there.
+    func from(frame first: Int) -> ClipLabels {
+        ClipLabels(segments: segments.compactMap { s in
+            s.end < first ? nil : LabelSegment(label: s.label, start: max(s.start, first), end: s.end)
+        })
+    }
+
     /// Where a clip's labels lie: NAME.labels.json beside NAME.y4m.
     static func path(beside video: String) -> String {
         (video.hasSuffix(".y4m") ? String(video.dropLast(4)) : video) + ".labels.json"

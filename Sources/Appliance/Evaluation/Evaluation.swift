@@ -61,6 +61,10 @@ struct Evaluation {
     /// Frames processed a second (the rest dropped, as the device's loop drops them at `budget.active_rate`);
     /// nil processes every frame of the recording.
     var rate: Double? = nil
+    /// Seconds into every clip where the replay begins (`--start`): a face first seen there, wherever the person
+    /// happens to be (mid-sentence, turned, mid-nod). What is labelled before is not scored; a segment the start
+    /// cuts is scored from it.
+    var start: Double = 0
     /// A fresh processor for each clip: the tracker must not carry one clip's face into the next.
     let makeProcessor: () throws -> FaceProcessor
 
@@ -91,12 +95,13 @@ struct Evaluation {
     func run(_ clip: LabelledClip) throws -> ClipReport {
         var events: [GestureEvent] = []
         var measured: [Int: Angles] = [:]
-        let summary = try Replay(file: clip.video, settings: settings, processor: try makeProcessor(), rate: rate)
+        let summary = try Replay(file: clip.video, settings: settings, processor: try makeProcessor(), rate: rate, start: start)
             .run(onFrame: { result in
                 if let pose = result.face?.pose { measured[result.index] = Angles(yaw: pose.yaw, pitch: pose.pitch) }
             }, onEvent: { events.append($0) })
         return ClipReport(name: clip.name, frames: summary.frames, framesProcessed: summary.processed, framesWithFace: summary.framesWithFace,
-                          gestures: GestureScore(events: events, labels: clip.labels, frameRate: summary.frameRate),
+                          gestures: GestureScore(events: events, labels: clip.labels.from(frame: Replay.firstFrame(at: start, frameRate: summary.frameRate)),
+                                                 frameRate: summary.frameRate),
                           pose: clip.truth.flatMap { PoseScore(measured: measured, truth: $0.poses) })
     }
 }
