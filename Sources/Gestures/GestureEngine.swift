@@ -143,7 +143,12 @@ public struct GestureEngine: Sendable {
             }
         } else {
             nodRecognizer.reset()
-            shakeRecognizer.reset()
+            // Yaw does not wait for the warm-up: pitch does, because the pose learns the face's proportions over
+            // these first frames (HeadPoseEstimator.geometrySamples) and its pitch moves as it learns; yaw hardly
+            // depends on them. So a shake under way when the face is found is seen from its first frame (a
+            // person shaking their head as they come into view), and reported from the warm-up's end: no shake
+            // is complete sooner (four strokes at `max_rate`).
+            _ = shakeRecognizer.update(history, motionUnseenBefore: motionUnseenBefore)
         }
 
         if state.calibrating {

