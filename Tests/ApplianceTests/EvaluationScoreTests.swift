@@ -288,10 +288,16 @@ final class EvaluationFilesTests: XCTestCase {
         XCTAssertEqual(lateClip?["frames_processed"] as? Int, 5, late.out)
         XCTAssertEqual((lateClip?["nod"] as? [String: Any])?["missed_at"] as? [Int], [15], late.out)
         XCTAssertEqual((lateClip?["talking"] as? [String: Any])?["minutes"] as? Double, 0, late.out)
+        // `replay --start` the same: 5 of the 20 frames go through.
+        let lateReplay = try run(["replay", dir + "/blank.y4m", "--start", "1.5", "--stats"])
+        XCTAssertEqual(lateReplay.status, 0, lateReplay.err)
+        XCTAssertTrue(lateReplay.err.contains("\"frames\":20,\"frames_processed\":5,"), lateReplay.err)
         for bad in ["-1", "nan", "inf"] {
-            let refused = try run(["evaluate", dir, "--start=\(bad)"])
-            XCTAssertEqual(refused.status, 64, "--start \(bad): \(refused.err)")
-            XCTAssertTrue(refused.err.contains("allowed: seconds from 0"), refused.err)
+            for command in ["evaluate", "replay"] {
+                let refused = try run([command, command == "evaluate" ? dir : dir + "/blank.y4m", "--start=\(bad)"])
+                XCTAssertEqual(refused.status, 64, "\(command) --start \(bad): \(refused.err)")
+                XCTAssertTrue(refused.err.contains("allowed: seconds from 0"), refused.err)
+            }
         }
         for bad in ["0", "61", "nan"] {
             for command in ["evaluate", "replay"] {

@@ -42,6 +42,13 @@ enum ModelLocator {
     }
 }
 
+/// A `--start` option's value (`nodwire evaluate`, `nodwire replay`): seconds from 0, else refused (exit 64).
+func checkStart(_ start: Double) throws {
+    guard start.isFinite, start >= 0 else {
+        throw Failure(message: "--start \(start) is not allowed; allowed: seconds from 0 (where the replay begins)", exitCode: 64)
+    }
+}
+
 /// A `--rate` option's value (`nodwire evaluate`, `nodwire replay`): refused (exit 64), saying what is allowed,
 /// unless it is a rate `budget.active_rate` could be.
 func checkRate(_ rate: Double) throws {

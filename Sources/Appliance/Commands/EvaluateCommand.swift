@@ -34,9 +34,7 @@ struct EvaluateCommand: ParsableCommand {
     func run() throws {
         let settings = try loadConfig(config)
         if let rate { try checkRate(rate) }
-        if let start, !(start.isFinite && start >= 0) {
-            throw Failure(message: "--start \(start) is not allowed; allowed: seconds from 0 (where each clip's replay begins)", exitCode: 64)
-        }
+        if let start { try checkStart(start) }
         let clips: [LabelledClip]
         do {
             clips = try Evaluation.clips(in: directory) { video in

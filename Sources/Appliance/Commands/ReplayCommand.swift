@@ -42,9 +42,14 @@ struct ReplayCommand: ParsableCommand {
                                discussion: "`nodwire evaluate --rate` scores the same; without it every frame is processed.", valueName: "fps"))
     var rate: Double?
 
+    @Option(help: ArgumentHelp("Begin this many seconds in, as if the face were first seen there.",
+                               discussion: "`nodwire evaluate --start` scores the same; event frames stay the file's.", valueName: "seconds"))
+    var start: Double?
+
     func run() throws {
         var settings = try loadConfig(config)
         if let rate { try checkRate(rate) }
+        if let start { try checkStart(start) }
         if moves { settings.gestures.moves.enabled = true }
         let web = try ReplayWeb.make(settings, realtime: realtime)
         let output = LineOutput()
@@ -53,12 +58,13 @@ struct ReplayCommand: ParsableCommand {
         if outputOptions.outputs {
             return try OutputReplay(file: file, settings: settings, processor: makeProcessor(settings.vision),
                                     options: outputOptions, realtime: realtime, stats: stats, web: web, rate: rate,
-                                    budget: governed).run(output)
+                                    start: start ?? 0, budget: governed).run(output)
         }
         let processor = try makeProcessor(settings.vision)
         try web?.start(outputs: nil, pulsable: [], sourceName: file)
         defer { web?.stop() }
-        let summary = try Replay(file: file, settings: settings, processor: processor, budget: governed, watch: web?.watch, rate: rate)
+        let summary = try Replay(file: file, settings: settings, processor: processor, budget: governed, watch: web?.watch, rate: rate,
+                                 start: start ?? 0)
             .run(realtime: realtime) { output.write(EventJSON.line($0)) }
         output.flush()
         if stats { FileHandle.standardError.write(Data((summary.json + "\n").utf8)) }
@@ -125,13 +131,13 @@ struct Replay {
         while true {
             do { guard try source.next(into: &frame) else { break } } catch { throw Failure(message: "\(error)", exitCode: 65) }
             summary.frames += 1
+            if frame.time < start - Self.startTolerance { continue }
             if realtime {
-                let due = wallStart + frame.time - MonotonicClock.now()
+                let due = wallStart + (frame.time - start) - MonotonicClock.now()
                 if due > 0 { Thread.sleep(forTimeInterval: due) }
                 // Governed, a frame whose successor is already due is stale: the newest frame wins.
                 if loop != nil, -due > 1 / source.frameRate { loop?.droppedLate(); continue }
             }
-            if frame.time < start - Self.startTolerance { continue }
             try beforeFrame(frame.time)
             if let rate, !pacer.shouldProcess(at: frame.time, rate: rate) { continue }
             if loop?.offer(frameAt: frame.time) == .skip {

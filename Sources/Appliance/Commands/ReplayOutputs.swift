@@ -31,6 +31,8 @@ struct OutputReplay {
     var web: ReplayWeb? = nil
     /// `--rate`: frames processed a second, as in `Replay`.
     var rate: Double? = nil
+    /// `--start`: seconds in where the replay begins, as in `Replay`.
+    var start: Double = 0
     /// `--budget` (or the config's with `--realtime`): the governed loop, as in `Replay`.
     var budget: BudgetSettings? = nil
 
@@ -62,7 +64,7 @@ struct OutputReplay {
         do {
             try runner.start()
             try web?.start(outputs: runner, pulsable: config.pulsable, sourceName: file)
-            summary = try Replay(file: file, settings: settings, processor: processor, budget: budget, watch: web?.watch, rate: rate).run(
+            summary = try Replay(file: file, settings: settings, processor: processor, budget: budget, watch: web?.watch, rate: rate, start: start).run(
                 beforeFrame: { t in
                     let signal = try runner.wait(until: t, stop: stop)
                     if signal != 0 { throw Stopped(signal: signal) }
