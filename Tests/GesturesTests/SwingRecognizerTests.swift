@@ -47,6 +47,24 @@ final class SwingRecognizerTests: XCTestCase {
         }
     }
 
+    /// A look up held while talking: the talk's sways go on about the look's level, then the head comes back
+    /// down to rest. Its inner strokes swing about one centre, but the strokes out and back are far bigger than
+    /// them: no nod (a rendered talker looking up 15° gave a three-cycle "nod" before).
+    func testALookUpHeldWhileTalkingIsNotANod() {
+        var s = Stream()
+        s.rest(1.5)
+        s.ramp(0.3, from: (0, 0), to: (0, -3))          // the talk before: a dip, then back up to rest
+        s.ramp(0.3, from: (0, -3), to: (0, 1.5))
+        s.rest(0.45, pitch: 1.5)
+        s.ramp(0.5, from: (0, 1.5), to: (0, 11.9))      // the look up
+        s.add(1.4) { t in (0, 9 + 2.9 * cos(2 * .pi * 1.3 * t)) }   // held, the talk's sways on top
+        let top = 9 + 2.9 * cos(2 * .pi * 1.3 * 1.4)
+        s.ramp(0.4, from: (0, top), to: (0, -0.2))      // back down to rest
+        s.rest(1.5, pitch: -0.2)
+        let e = s.events()
+        XCTAssertTrue(e.of(.nod).isEmpty, "\(e.gestures)")
+    }
+
     /// Shaking from the first frame, as one person in the held-out footage did.
     func testShakeFromTheFirstFrame() {
         var s = Stream()
