@@ -152,11 +152,10 @@ public struct GestureEngine: Sendable {
         }
 
         if state.calibrating {
-            calibrate(now, at: t)
+            calibrate(now, at: t, pointer: (pose.pointerX, pose.pointerY))
             if !state.calibrating, let n = state.neutral {
                 out.append(event(.calibrated, reason: calibrationReason, neutral: n))
                 rest = (pose.pointerX, pose.pointerY)
-                refiner?.anchor = (pose.pointerX, pose.pointerY)
                 steadyAnchor = nil
             }
             return out
@@ -175,9 +174,8 @@ public struct GestureEngine: Sendable {
         if inIdle {
             rest = (pose.pointerX, pose.pointerY)
             posture = false
-        } else if let r = rest {
-            let dx = pose.pointerX - r.x, dy = pose.pointerY - r.y
-            if (dx * dx + dy * dy).squareRoot() / max(1, pose.faceSize) > settings.posture.maxTranslation { posture = true }
+        } else if let r = rest, Self.travel(pose, from: r) > settings.posture.maxTranslation {
+            posture = true
         }
         // Which way: up or down only if the face did not move the other way in the picture (y grows downwards).
         if let b = beyond, b == .up || b == .down, let r = rest {
@@ -191,8 +189,7 @@ public struct GestureEngine: Sendable {
             if t < r.until {
                 // Only where the body was when calibrated: a body swaying or leaning away reads a few degrees of
                 // turn and tilt of its own (ht_sway's sways read up to +11° of pitch).
-                let moved = r.anchor.map { ((pose.pointerX - $0.x) * (pose.pointerX - $0.x) + (pose.pointerY - $0.y) * (pose.pointerY - $0.y)).squareRoot() }
-                let near = (moved ?? 0) <= settings.posture.maxTranslation * max(1, pose.faceSize)
+                let near = Self.travel(pose, from: r.anchor) <= settings.posture.maxTranslation
                 if beyond == nil, state.activeLook == nil, !posture, near { r.add(now) }
                 refiner = r
                 if let n = r.neutral {
@@ -306,7 +303,7 @@ public struct GestureEngine: Sendable {
 
     /// Steady for `seconds` (no step between samples faster than `max_speed`): neutral is the mean of the last
     /// `average_seconds`. Times, not sample counts, so it takes as long at the governor's 5 fps as at 30.
-    private mutating func calibrate(_ a: Angles, at t: Double) {
+    private mutating func calibrate(_ a: Angles, at t: Double, pointer: (x: Double, y: Double)) {
         let c = settings.calibration
         if let last = calibration.last {
             let dt = max(t - last.time, 1e-6)
@@ -322,11 +319,17 @@ public struct GestureEngine: Sendable {
         state.neutral = Angles(yaw: tail.reduce(0) { $0 + $1.angles.yaw } / n, pitch: tail.reduce(0) { $0 + $1.angles.pitch } / n)
         // A new face (not a recalibration asked for, which says "this is my rest"): refine it over the next seconds.
         if c.refineSeconds > 0, calibrationReason != "request" {
-            refiner = NeutralRefiner(seed: tail.map(\.angles), until: t + c.refineSeconds)
+            refiner = NeutralRefiner(seed: tail.map(\.angles), anchor: pointer, until: t + c.refineSeconds)
         }
         state.offset = Angles(yaw: 0, pitch: 0)
         state.calibrating = false
         calibration.removeAll(keepingCapacity: true)
+    }
+
+    /// How far the head pointer is from `point`, in face widths: a body moving, not a head turning.
+    private static func travel(_ pose: HeadPose, from point: (x: Double, y: Double)) -> Double {
+        let dx = pose.pointerX - point.x, dy = pose.pointerY - point.y
+        return (dx * dx + dy * dy).squareRoot() / max(1, pose.faceSize)
     }
 
     /// Drops everything that was in motion: on face loss, recalibration and re-centring.

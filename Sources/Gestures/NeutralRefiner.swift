@@ -6,13 +6,13 @@ struct NeutralRefiner: Sendable {
     /// Refining stops at this time.
     let until: Double
     /// Where the head pointer was when calibrated (image pixels): only poses near it count.
-    var anchor: (x: Double, y: Double)?
+    let anchor: (x: Double, y: Double)
     private var yaws: [Double] = []
     private var pitches: [Double] = []
 
-    /// Starts from the poses calibration averaged (`seed`), until `until`.
-    init(seed: [Angles], until: Double) {
-        self.until = until
+    /// Starts from the poses calibration averaged (`seed`), taken with the head pointer at `anchor`, until `until`.
+    init(seed: [Angles], anchor: (x: Double, y: Double), until: Double) {
+        self.until = until; self.anchor = anchor
         // 30 fps for the default 10 s, and the seed: no allocation while it runs at the usual rates.
         yaws.reserveCapacity(320); pitches.reserveCapacity(320)
         for a in seed { add(a) }

@@ -53,6 +53,8 @@ struct TurningPoints: Sendable {
         var pause: Double { left - reached }
         /// The head got here (`arrived`) at least `seconds` before `t` and is still here at `t`: it rests here.
         func held(_ seconds: Double, at t: Double) -> Bool { t - arrived >= seconds && left >= t }
+        /// The head stayed here at least `seconds` before it left: it rested here.
+        func rested(_ seconds: Double) -> Bool { left - arrived >= seconds }
 
         init(arrived: Double, left: Double, value: Double, reached: Double? = nil) {
             self.arrived = arrived; self.left = left; self.value = value; self.reached = reached ?? arrived
@@ -316,7 +318,7 @@ struct SwingRecognizer: Sendable {
     /// Whether the oldest turning point is where the face was first seen (or seen again), with the head
     /// already moving: it did not rest there `settle`. The stroke from it began before anyone watched.
     private func watchingBeganMidStroke(_ p: [TurningPoints.Point]) -> Bool {
-        !p.isEmpty && p[0].arrived == turns.firstSample && p[0].left - p[0].arrived < settings.settle
+        !p.isEmpty && p[0].arrived == turns.firstSample && !p[0].rested(settings.settle)
     }
 
     /// How long a pause inside a gesture may be against the time its strokes take on average. A swing turns
@@ -386,9 +388,7 @@ struct SwingRecognizer: Sendable {
         // size to judge (a shake from the first frame: docs/gestures.md "A face first seen mid-sentence"), and
         // where it began is not known: a settled one must come back to the middle of its swing instead.
         let seenFromMidStroke = a == 0 && watchingBeganMidStroke(p)
-        var innerLo = Double.infinity, innerHi = -Double.infinity
         for i in (a + 1)...b {
-            if i < b { innerLo = min(innerLo, p[i].value); innerHi = max(innerHi, p[i].value) }
             let size = abs(p[i].value - p[i - 1].value), duration = p[i].arrived - p[i - 1].left
             guard duration <= s.maxStroke, duration > 0 else { return nil }
             // A pause at a turning point inside the gesture is a held look, not a nod.
@@ -396,10 +396,10 @@ struct SwingRecognizer: Sendable {
             // Inside a gesture every turning point turns back: a head that stopped and went on the same way
             // (a rest between two strokes) made one movement in two pieces, not a swing.
             if i < b, Self.wentOnTheSameWay(p, at: i) { return nil }
-            // A full stroke (side to side) covers `minAmplitude`; the first and the last may be half strokes
-            // (out from rest, back to rest), so half of it will do for them.
             lo = min(lo, p[i].value); hi = max(hi, p[i].value)
             if i == a + 1, seenFromMidStroke { continue }
+            // A full stroke (side to side) covers `minAmplitude`; the first and the last may be half strokes
+            // (out from rest, back to rest), so half of it will do for them.
             guard size >= (i == a + 1 || i == b ? s.minAmplitude / 2 : s.minAmplitude) else { return nil }
             smallest = min(smallest, size); largest = max(largest, size); total += size
         }
@@ -410,14 +410,16 @@ struct SwingRecognizer: Sendable {
         if strokes < 4 {
             // A single out-and-back sets off from a rest (the head was still there `settle`): a deliberate
             // "yes" or "no" does; talking's dips and sways set off from the last one.
-            guard s.single, range >= s.singleRange, p[a].left - p[a].arrived >= s.settle else { return nil }
+            guard s.single, range >= s.singleRange, p[a].rested(s.settle) else { return nil }
         }
         // A "yes" goes down from where the head rested before it (by more than the pose's jitter: the pitch
         // of a face whose nose hides its base reads small dips). A head tipped back and returning does not (a
         // look up, or five landmarks folding at the top of one), nor does an upward toss ("no" in places).
         if axis == .pitch, let rest = restLevel(before: a, p, longestPause: longestPause) { guard lo < rest - s.hysteresis else { return nil } }
         if settled {
-            let home = seenFromMidStroke ? (innerLo + innerHi) / 2 : p[a].value
+            // Settled, there are inner turning points (`fewest` strokes is 2).
+            let inner = p[(a + 1)..<b].lazy.map(\.value)
+            let home = seenFromMidStroke ? (inner.min()! + inner.max()!) / 2 : p[a].value
             guard abs(p[b].value - home) <= s.returnTolerance * largest else { return nil }
         }
         // What came before: no stroke as big that set off in the contrast window. An answer already reported

@@ -77,9 +77,9 @@ final class NeutralRefinerTests: XCTestCase {
     }
 
     func testTheMedianOfWhatItWasGiven() {
-        var r = NeutralRefiner(seed: [Angles(yaw: 8, pitch: 1)], until: 10)
+        var r = NeutralRefiner(seed: [Angles(yaw: 8, pitch: 1)], anchor: (320, 240), until: 10)
         for y in [0.0, -1, 1, 0.5, 30] { r.add(Angles(yaw: y, pitch: -y)) }
         XCTAssertEqual(r.neutral, Angles(yaw: 0.75, pitch: -0.25))
-        XCTAssertNil(NeutralRefiner(seed: [], until: 1).neutral)
+        XCTAssertNil(NeutralRefiner(seed: [], anchor: (320, 240), until: 1).neutral)
     }
 }
