@@ -58,6 +58,12 @@ public struct GestureEngine: Sendable {
     private var pendingLook: (event: GestureEvent, due: Double)?
     private var refractoryUntil = -Double.infinity
     private var nodRecognizer: SwingRecognizer
+    /// How this face's eye corners follow its pitch (`HeadPose.cornerDrop` against pitch, both as measured) over
+    /// everything seen of it facing the camera within `cornerFitMaxYaw`: what a nod's are judged against.
+    private var faceCorners = LineFit()
+    /// Degrees of turn from the line of sight beyond which a sample does not go into `faceCorners`: a turn moves
+    /// the eye corners too (18° of yaw moved them as much as 11° of pitch on the real clm_look).
+    static let cornerFitMaxYaw = 10.0
     private var shakeRecognizer: SwingRecognizer
 
     public init(settings: GestureSettings = GestureSettings()) {
@@ -125,11 +131,12 @@ public struct GestureEngine: Sendable {
         let now = Angles(yaw: yawFilter.filter(pose.yaw, at: t), pitch: pitchFilter.filter(pose.pitch, at: t))
         history.append(.init(time: t, yaw: now.yaw, pitch: now.pitch, pointerX: pose.pointerX, pointerY: pose.pointerY, faceSize: pose.faceSize,
                              sightYaw: sightYawFilter.filter(pose.sightYaw, at: t), sightPitch: sightPitchFilter.filter(pose.sightPitch, at: t),
-                             eyesRight: pose.eyesRight, eyesUp: pose.eyesUp))
+                             eyesRight: pose.eyesRight, eyesUp: pose.eyesUp, cornerDrop: pose.cornerDrop, rawPitch: pose.pitch))
+        if let c = pose.cornerDrop, abs(pose.sightYaw) <= Self.cornerFitMaxYaw { faceCorners.add(x: pose.pitch, y: c) }
 
         // Nods and shakes: from the first second a face is seen, calibrated or not.
         if t >= warmupUntil {
-            let nod = nodRecognizer.update(history, motionUnseenBefore: motionUnseenBefore)
+            let nod = nodRecognizer.update(history, motionUnseenBefore: motionUnseenBefore, faceCorners: faceCorners)
             let shake = shakeRecognizer.update(history, motionUnseenBefore: motionUnseenBefore)
             if let found = nod ?? shake {
                 // One gesture at a time: the other axis's strokes so far cannot be part of another.
@@ -296,6 +303,7 @@ public struct GestureEngine: Sendable {
         state.calibrating = true
         calibration.removeAll(keepingCapacity: true)
         calibrationReason = reason
+        if reason != "request" { faceCorners = LineFit() }   // a new face
         refiner = nil
         if let look = state.activeLook { _ = look; state.activeLook = nil }
         forgetMotion()

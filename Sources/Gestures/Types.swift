@@ -22,12 +22,16 @@ public struct HeadPose: Sendable, Equatable {
     /// moves them the other way. Unknown (nil): nods and shakes are not judged on it.
     public var eyesRight: Double?
     public var eyesUp: Double?
+    /// How far the outer eye corners sit below the inner ones, in eye distances, when known (`nil`: nods are not
+    /// judged on it). It grows as the head tips up, the outer corners lying further back, whatever the nose and
+    /// lips do; `pitch` is read from the base of the nose, which a lip raised while talking moves too.
+    public var cornerDrop: Double?
 
     public init(yaw: Double, pitch: Double, pointerX: Double = 0, pointerY: Double = 0, faceSize: Double = 100,
-                sightYaw: Double? = nil, sightPitch: Double? = nil, eyesRight: Double? = nil, eyesUp: Double? = nil) {
+                sightYaw: Double? = nil, sightPitch: Double? = nil, eyesRight: Double? = nil, eyesUp: Double? = nil, cornerDrop: Double? = nil) {
         self.yaw = yaw; self.pitch = pitch; self.pointerX = pointerX; self.pointerY = pointerY; self.faceSize = faceSize
         self.sightYaw = sightYaw ?? yaw; self.sightPitch = sightPitch ?? pitch
-        self.eyesRight = eyesRight; self.eyesUp = eyesUp
+        self.eyesRight = eyesRight; self.eyesUp = eyesUp; self.cornerDrop = cornerDrop
     }
 }
 

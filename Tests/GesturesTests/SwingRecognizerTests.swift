@@ -295,6 +295,75 @@ final class SwingRecognizerTests: XCTestCase {
         }
     }
 
+    /// Pitch is read from the base of the nose, just above the lip; the eye corners show it too (the outer ones
+    /// lie further back, so they drop against the inner ones as the head tips up) and a lip or nose moving while
+    /// talking does not move them. Once a face has shown how its corners follow its pitch, a nod whose pitch
+    /// they follow less than `minCornerShare` of that is the nose moving, not the head. Corners not known: judged
+    /// as before.
+    func testANodReadFromTheNoseAloneIsNotANod() {
+        enum Corners: CaseIterable { case follow, still, half, unknown }
+        // Eye distances of corner drop a degree of pitch (the rendered faces: 0.002-0.003 a degree as read).
+        let perDegree = 0.0025
+        for corners in Corners.allCases {
+            var engine = GestureEngine()
+            var events: [GestureEvent] = []
+            var noise = SplitMix(state: 7)
+            for i in 0..<300 {
+                let t = Double(i) / 30
+                // Looking about for four seconds (the face shows how its corners follow), then a nod at 7 s.
+                let sway = t >= 1 && t < 5 ? 4 * sin(2 * .pi * (t - 1) / 4) : 0
+                let nod = t >= 7 && t < 8.6 ? -5 * sin(2 * .pi * (t - 7) / 0.8) : 0
+                let share = t < 7 ? 1 : corners == .follow ? 1 : corners == .half ? 0.5 : 0
+                let drop = 0.05 + perDegree * (sway + share * nod) + noise.gaussian(0.0015)
+                let pose = HeadPose(yaw: 0, pitch: sway + nod, pointerX: 320, pointerY: 240, faceSize: 120,
+                                    cornerDrop: corners == .unknown ? nil : drop)
+                events += engine.process(HeadSample(frame: i, time: t, pose: pose))
+            }
+            let expected = corners == .follow || corners == .unknown ? 1 : 0
+            XCTAssertEqual(events.of(.nod).count, expected, "corners \(corners): \(events.gestures)")
+        }
+    }
+
+    /// A face is judged against its own corners: a new face (back after a long loss) learns them again, so a
+    /// face whose corners move a third as much as the last one's still nods.
+    func testEachFaceIsJudgedByItsOwnEyeCorners() {
+        for relearnt in [true, false] {
+            var engine = GestureEngine()
+            var events: [GestureEvent] = []
+            var noise = SplitMix(state: 11)
+            let gone = relearnt ? 6.0 : 1.0   // longer than calibration.recalibrate_after_loss: a new face
+            for i in 0..<Int((13 + gone) * 30) {
+                let t = Double(i) / 30
+                let second = t >= 5 + gone
+                let u = second ? t - 5 - gone : t
+                let sway = u >= 1 && u < 5 ? 4 * sin(2 * .pi * (u - 1) / 4) : 0
+                let nod = second && u >= 6 && u < 7.6 ? -5 * sin(2 * .pi * (u - 6) / 0.8) : 0
+                let perDegree = second ? 0.001 : 0.003
+                let pose = HeadPose(yaw: 0, pitch: sway + nod, pointerX: 320, pointerY: 240, faceSize: 120,
+                                    cornerDrop: 0.05 + perDegree * (sway + nod) + noise.gaussian(0.0005))
+                events += engine.process(HeadSample(frame: i, time: t, pose: t >= 5 && !second ? nil : pose))
+            }
+            XCTAssertEqual(events.of(.nod).count, relearnt ? 1 : 0, "new face \(relearnt): \(events.gestures)")
+        }
+    }
+
+    /// The line fit: least-squares slope, its standard error and the correlation, from running sums.
+    func testLineFitIsLeastSquares() {
+        var fit = LineFit()
+        XCTAssertNil(fit.slope)
+        let xs = [1.0, 2, 3, 4, 5, 6], wobble = [0.1, -0.1, 0.1, -0.1, 0.1, -0.1]
+        for (x, w) in zip(xs, wobble) { fit.add(x: x, y: 2 * x + 1 + w) }
+        // Residuals of a least-squares line through these: the slope takes up a little of the wobble.
+        XCTAssertEqual(fit.slope ?? 0, 2 - 0.3 / 17.5, accuracy: 1e-9)
+        XCTAssertEqual(fit.correlation ?? 0, 1, accuracy: 0.002)
+        XCTAssertGreaterThan(fit.slopeError ?? 0, 0)
+        XCTAssertLessThan(fit.slopeError ?? 1, 0.05)
+        var flat = LineFit()
+        for _ in 0..<5 { flat.add(x: 3, y: 1) }
+        XCTAssertNil(flat.slope, "x does not vary: no slope")
+        XCTAssertNil(flat.correlation)
+    }
+
     /// The carry is the least-squares slope of where the eyes are against the turn, in face widths per radian.
     func testCarryFitIsTheSlopeInFaceWidthsPerRadian() {
         var fit = CarryFit()

@@ -208,6 +208,34 @@ final class VisionTests: XCTestCase {
         }
     }
 
+    /// The eye corners show pitch on their own: the outer ones lie further back in the head, so as it tips up
+    /// they drop against the inner ones (`HeadPose.cornerDrop` grows), whatever the nose does. A roll of the
+    /// head, the face's size and place, and which of an eye's two corners comes first do not change it.
+    func testEyeCornersShowPitch() {
+        // Inner corners 0.3 eye distances out from the middle on the eye line, outer ones 0.75 out, 0.25 further back.
+        func head(pitch: Double, roll: Double = 0, scale: Double = 60, at c: Point2 = Point2(x: 320, y: 240), swapped: Bool = false) -> FaceLandmarks {
+            let p = -pitch * .pi / 180, r = roll * .pi / 180
+            func project(_ x: Double, _ h: Double, _ z: Double) -> Point2 {
+                let hp = h * cos(p) + z * sin(p)   // down the face, after pitching (down positive) about the ear axis
+                return c + Point2(x: x * cos(r) - hp * sin(r), y: x * sin(r) + hp * cos(r)) * scale
+            }
+            let outerA = project(-0.75, 0, -0.25), innerA = project(-0.3, 0, 0), innerB = project(0.3, 0, 0), outerB = project(0.75, 0, -0.25)
+            let nose = project(0, 0.66, 0.52)
+            return swapped ? FaceLandmarks(innerB, outerB, innerA, outerA, nose) : FaceLandmarks(outerA, innerA, innerB, outerB, nose)
+        }
+        XCTAssertEqual(HeadPoseEstimator.cornerDrop(head(pitch: 0)), 0, accuracy: 1e-9)
+        for pitch in [-20.0, -10, 5, 15] {
+            // The eye centres are 1.05 apart: the outer corners' 0.25 of depth shows as 0.25 sin(pitch) / 1.05.
+            let expected = 0.25 * sin(pitch * .pi / 180) / 1.05
+            XCTAssertEqual(HeadPoseEstimator.cornerDrop(head(pitch: pitch)), expected, accuracy: 1e-9, "pitch \(pitch)")
+            for other in [head(pitch: pitch, roll: 25), head(pitch: pitch, scale: 140, at: Point2(x: 90, y: 400)), head(pitch: pitch, swapped: true)] {
+                XCTAssertEqual(HeadPoseEstimator.cornerDrop(other), expected, accuracy: 1e-9, "pitch \(pitch)")
+            }
+        }
+        var estimator = HeadPoseEstimator(imageWidth: 640, imageHeight: 480, focalLength: 512, mirrored: false)
+        XCTAssertEqual(estimator.pose(head(pitch: 15)).cornerDrop, HeadPoseEstimator.cornerDrop(head(pitch: 15)), "the pose carries it")
+    }
+
     /// The geometry is learnt from the median of a new face's first frames, so a face found mid-nod starts
     /// near its middle; before that the frames seen so far decide.
     func testGeometryIsLearntFromTheFirstFramesMedian() {

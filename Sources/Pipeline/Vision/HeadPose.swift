@@ -18,6 +18,11 @@ public struct HeadPose: Sendable, Equatable {
     /// or nodding about the neck carries its eyes the same way as its angles.
     public var eyesRight: Double
     public var eyesUp: Double
+    /// How far the outer eye corners sit below the inner ones, across the eye line, in eye distances. The outer
+    /// corners lie further back in the head, so tipping it up lowers them against the inner ones: pitch seen in
+    /// the eyes alone, which a lip raised or a nose wrinkled does not move (`pitch` is read from the base of the
+    /// nose, just above the lip). Its level differs from face to face; only its changes mean anything.
+    public var cornerDrop: Double
 }
 
 /// The two measurements the pose comes from: the base of the nose relative to the eye midpoint, along and
@@ -131,7 +136,7 @@ public struct HeadPoseEstimator: Sendable {
         return HeadPose(yaw: ownRight(imageYaw) * degrees, pitch: -pitchDown * degrees,
                         pointer: Self.circumcentre(l.imageLeftEye, l.imageRightEye, l.nose),
                         sightYaw: ownRight(solved.yaw) * degrees, sightPitch: -solved.pitchDown * degrees,
-                        eyesRight: ownRight(centre.x), eyesUp: -centre.y)
+                        eyesRight: ownRight(centre.x), eyesUp: -centre.y, cornerDrop: Self.cornerDrop(l))
     }
 
     /// One more frame of a new face: its level drop (the across offset with its turn removed), the median
@@ -146,6 +151,17 @@ public struct HeadPoseEstimator: Sendable {
         let geometry = (drop: max(0.05, median), viewY: learningViewY)
         if learning.count >= Self.geometrySamples { rest = geometry }
         return geometry
+    }
+
+    /// `HeadPose.cornerDrop`. Of each eye's two corners the outer is the one further from the other eye.
+    static func cornerDrop(_ l: FaceLandmarks) -> Double {
+        let a = (l.p0 + l.p1) * 0.5, b = (l.p2 + l.p3) * 0.5
+        let (outerA, innerA) = (l.p0 - b).length >= (l.p1 - b).length ? (l.p0, l.p1) : (l.p1, l.p0)
+        let (outerB, innerB) = (l.p2 - a).length >= (l.p3 - a).length ? (l.p2, l.p3) : (l.p3, l.p2)
+        let eye = l.imageRightEye - l.imageLeftEye, d = eye.length
+        guard d > 0 else { return 0 }
+        let u = eye * (1 / d), n = Point2(x: -u.y, y: u.x)  // n points down the face for an upright head
+        return ((outerA + outerB) * 0.5 - (innerA + innerB) * 0.5).dot(n) / d
     }
 
     /// A pose from fixed, typical proportions: for a single still, where there is no rest to learn from.
