@@ -59,7 +59,10 @@ public struct GestureEngine: Sendable {
     private var refractoryUntil = -Double.infinity
     private var nodRecognizer: SwingRecognizer
     /// How this face's eye corners follow its pitch (`HeadPose.cornerDrop` against pitch, both as measured) over
-    /// everything seen of it facing the camera within `cornerFitMaxYaw`: what a nod's are judged against.
+    /// everything seen of it facing the camera within `cornerFitMaxYaw`, and within the look thresholds of its
+    /// neutral (once known), where nods are made: what a nod's are judged against. Out in a wide look the five
+    /// points read the pitch compressed and the corners follow it more steeply; a face that had looked about
+    /// widely first, fitted over those too, had a small quick nod rejected.
     private var faceCorners = LineFit()
     /// Degrees of turn from the line of sight beyond which a sample does not go into `faceCorners`: a turn moves
     /// the eye corners too (18° of yaw moved them as much as 11° of pitch on the real clm_look).
@@ -132,7 +135,7 @@ public struct GestureEngine: Sendable {
         history.append(.init(time: t, yaw: now.yaw, pitch: now.pitch, pointerX: pose.pointerX, pointerY: pose.pointerY, faceSize: pose.faceSize,
                              sightYaw: sightYawFilter.filter(pose.sightYaw, at: t), sightPitch: sightPitchFilter.filter(pose.sightPitch, at: t),
                              eyesRight: pose.eyesRight, eyesUp: pose.eyesUp, cornerDrop: pose.cornerDrop, rawPitch: pose.pitch))
-        if let c = pose.cornerDrop, abs(pose.sightYaw) <= Self.cornerFitMaxYaw { faceCorners.add(x: pose.pitch, y: c) }
+        if let c = pose.cornerDrop, abs(pose.sightYaw) <= Self.cornerFitMaxYaw, withinLookThresholds(now) { faceCorners.add(x: pose.pitch, y: c) }
 
         // Nods and shakes: from the first second a face is seen, calibrated or not.
         if t >= warmupUntil {
@@ -338,6 +341,12 @@ public struct GestureEngine: Sendable {
     private static func travel(_ pose: HeadPose, from point: (x: Double, y: Double)) -> Double {
         let dx = pose.pointerX - point.x, dy = pose.pointerY - point.y
         return (dx * dx + dy * dy).squareRoot() / max(1, pose.faceSize)
+    }
+
+    /// Within the look thresholds of neutral on both axes; true while there is no neutral yet.
+    private func withinLookThresholds(_ a: Angles) -> Bool {
+        guard let n = state.neutral else { return true }
+        return abs(a.pitch - n.pitch) < settings.zones.thresholdPitch && abs(a.yaw - n.yaw) < settings.zones.thresholdYaw
     }
 
     /// Drops everything that was in motion: on face loss, recalibration and re-centring.

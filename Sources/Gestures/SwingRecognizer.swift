@@ -264,10 +264,10 @@ struct SwingRecognizer: Sendable {
     /// How much of a nod's pitch the eye corners must follow, against how they follow this face's pitch in
     /// general: the slope of `HeadPose.cornerDrop` against pitch over the nod (allowing for its standard error)
     /// over the slope over everything seen of the face. A head turning as one piece gives 1: the rendered nods
-    /// of every set gave 0.86-1.26 (median 1.01), down to 0.80 at half size. Pitch is read from the base of the
+    /// of every set gave 0.83-1.88 (median 1.01), down to 0.80 at half size. Pitch is read from the base of the
     /// nose, just above the lip: a lip raised or a nose wrinkled while talking moves it, not the eye corners.
     /// Four fifths: what the nose adds on its own may be at most half the size of the turn (1 / (1 + 0.5²) of
-    /// the variance). Nods of faces changing shape on a moving head gave 0.53-0.74. docs/gestures.md "A nod
+    /// the variance). Nods of faces changing shape on a moving head gave 0.51-0.77. docs/gestures.md "A nod
     /// read from the nose alone".
     static let minCornerShare = 0.8
     /// The rule above judges only a face whose eye corners visibly follow its pitch: their correlation over

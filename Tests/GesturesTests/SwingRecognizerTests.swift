@@ -347,6 +347,30 @@ final class SwingRecognizerTests: XCTestCase {
         }
     }
 
+    /// Out in a wide look the five points read pitch compressed, so the eye corners follow the read pitch more
+    /// steeply there than over a nod's few degrees. The face's corners are fitted within the look thresholds
+    /// of its neutral, where nods are made: a face that looked up and down widely first still nods.
+    func testAFaceThatLookedAboutWidelyFirstStillNods() {
+        var engine = GestureEngine()
+        var events: [GestureEvent] = []
+        var noise = SplitMix(state: 5)
+        for i in 0..<360 {
+            let t = Double(i) / 30
+            // Looks of 22° up, then down, from 1 s and 4.5 s (out 1 s, held 0.5 s, back 1 s); a nod at 9 s.
+            func look(_ start: Double) -> Double {
+                let u = t - start
+                return u < 0 || u > 2.5 ? 0 : u < 1 ? (1 - cos(.pi * u)) / 2 : u < 1.5 ? 1 : (1 + cos(.pi * (u - 1.5))) / 2
+            }
+            let pitch = 22 * look(1) - 22 * look(4.5) + (t >= 9 && t < 10.6 ? -5 * sin(2 * .pi * (t - 9) / 0.8) : 0)
+            // 0.0025 eye distances a degree within 10°, three times that beyond.
+            let beyond = max(0, abs(pitch) - 10) * (pitch < 0 ? -1 : 1)
+            let drop = 0.05 + 0.0025 * pitch + 0.005 * beyond + noise.gaussian(0.0005)
+            let pose = HeadPose(yaw: 0, pitch: pitch, pointerX: 320, pointerY: 240, faceSize: 120, cornerDrop: drop)
+            events += engine.process(HeadSample(frame: i, time: t, pose: pose))
+        }
+        XCTAssertEqual(events.of(.nod).count, 1, "\(events.gestures)")
+    }
+
     /// The line fit: least-squares slope, its standard error and the correlation, from running sums.
     func testLineFitIsLeastSquares() {
         var fit = LineFit()
