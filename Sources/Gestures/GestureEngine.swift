@@ -58,6 +58,7 @@ public struct GestureEngine: Sendable {
     private var pendingLook: (event: GestureEvent, due: Double)?
     private var refractoryUntil = -Double.infinity
     private var nodRecognizer: SwingRecognizer
+    private var shakeRecognizer: SwingRecognizer
     /// How this face's eye corners follow its pitch (`HeadPose.cornerDrop` against pitch, both as measured) over
     /// everything seen of it facing the camera within `cornerFitMaxYaw`, and within the look thresholds of its
     /// neutral (once known), where nods are made: what a nod's are judged against. Out in a wide look the five
@@ -67,7 +68,6 @@ public struct GestureEngine: Sendable {
     /// Degrees of turn from the line of sight beyond which a sample does not go into `faceCorners`: a turn moves
     /// the eye corners too (18° of yaw moved them as much as 11° of pitch on the real clm_look).
     static let cornerFitMaxYaw = 10.0
-    private var shakeRecognizer: SwingRecognizer
 
     public init(settings: GestureSettings = GestureSettings()) {
         self.settings = settings

@@ -215,7 +215,7 @@ struct SwingRecognizer: Sendable {
     private var notBefore = -Double.infinity
     /// Before this the face's motion was not seen (it was lost): a gesture begins a `contrastWindow` after it.
     private var unseenBefore = -Double.infinity
-    /// How this face's eye corners follow its pitch in general (`GestureEngine`): what a nod's are judged against.
+    /// How this face's eye corners follow its pitch (fitted by `GestureEngine`): what a nod's are judged against.
     private var faceCorners: LineFit?
 
     init(axis: Axis, settings: GestureSettings.Swing, maxTranslation: Double) {
@@ -263,7 +263,7 @@ struct SwingRecognizer: Sendable {
 
     /// How much of a nod's pitch the eye corners must follow, against how they follow this face's pitch in
     /// general: the slope of `HeadPose.cornerDrop` against pitch over the nod (allowing for its standard error)
-    /// over the slope over everything seen of the face. A head turning as one piece gives 1: the rendered nods
+    /// over the face's own slope (`GestureEngine.faceCorners`). A head turning as one piece gives 1: the rendered nods
     /// of every set gave 0.83-1.88 (median 1.01), down to 0.80 at half size. Pitch is read from the base of the
     /// nose, just above the lip: a lip raised or a nose wrinkled while talking moves it, not the eye corners.
     /// Four fifths: what the nose adds on its own may be at most half the size of the turn (1 / (1 + 0.5²) of
@@ -271,7 +271,7 @@ struct SwingRecognizer: Sendable {
     /// read from the nose alone".
     static let minCornerShare = 0.8
     /// The rule above judges only a face whose eye corners visibly follow its pitch: their correlation over
-    /// everything seen of it at least this. A face seen too little, or whose nose base hides behind its tip
+    /// what is fitted of it at least this. A face seen too little, or whose nose base hides behind its tip
     /// (the rendered astronaut: its pitch hardly follows its nods), is not judged so.
     static let minFaceCornerCorrelation = 0.5
 
@@ -279,7 +279,7 @@ struct SwingRecognizer: Sendable {
     /// `motionUnseenBefore`: the face was lost until then (a face back after a short loss): the rule that a
     /// gesture stands out from the `contrastWindow` before it cannot be judged on motion nobody saw, so a
     /// gesture must begin that long after it.
-    /// `faceCorners`: how this face's eye corners follow its pitch in general (nil: nods are not judged on them).
+    /// `faceCorners`: how this face's eye corners follow its pitch (nil: nods are not judged on them).
     mutating func update(_ history: History, motionUnseenBefore: Double = -.infinity, faceCorners: LineFit? = nil) -> Found? {
         unseenBefore = motionUnseenBefore
         self.faceCorners = faceCorners
