@@ -306,7 +306,7 @@ public struct GestureEngine: Sendable {
         state.calibrating = true
         calibration.removeAll(keepingCapacity: true)
         calibrationReason = reason
-        if reason != "request" { faceCorners = LineFit() }   // a new face
+        if Self.isNewFace(reason) { faceCorners = LineFit() }
         refiner = nil
         if let look = state.activeLook { _ = look; state.activeLook = nil }
         forgetMotion()
@@ -329,7 +329,7 @@ public struct GestureEngine: Sendable {
         let n = Double(tail.count)
         state.neutral = Angles(yaw: tail.reduce(0) { $0 + $1.angles.yaw } / n, pitch: tail.reduce(0) { $0 + $1.angles.pitch } / n)
         // A new face (not a recalibration asked for, which says "this is my rest"): refine it over the next seconds.
-        if c.refineSeconds > 0, calibrationReason != "request" {
+        if c.refineSeconds > 0, Self.isNewFace(calibrationReason) {
             refiner = NeutralRefiner(seed: tail.map(\.angles), anchor: pointer, until: t + c.refineSeconds)
         }
         state.offset = Angles(yaw: 0, pitch: 0)
@@ -342,6 +342,9 @@ public struct GestureEngine: Sendable {
         let dx = pose.pointerX - point.x, dy = pose.pointerY - point.y
         return (dx * dx + dy * dy).squareRoot() / max(1, pose.faceSize)
     }
+
+    /// Calibration for a new face (first seen, or back after a long loss), not one asked for ("this is my rest").
+    private static func isNewFace(_ reason: String) -> Bool { reason != "request" }
 
     /// Within the look thresholds of neutral on both axes; true while there is no neutral yet.
     private func withinLookThresholds(_ a: Angles) -> Bool {

@@ -486,6 +486,8 @@ struct SwingRecognizer: Sendable {
 /// A least-squares line of y against x, kept as running sums (no allocation), with how sure its slope is.
 struct LineFit: Sendable {
     private var n = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, syy = 0.0
+    /// Points added.
+    var count: Double { n }
 
     mutating func add(x: Double, y: Double) {
         n += 1; sx += x; sy += y; sxx += x * x; sxy += x * y; syy += y * y
@@ -513,19 +515,16 @@ struct LineFit: Sendable {
 /// (degrees), over a gesture's samples, in face widths per radian; nil when the eyes are not known or the turn
 /// did not vary.
 struct CarryFit: Sendable {
-    private var n = 0.0, sumTurn = 0.0, sumTurn2 = 0.0, sumEyes = 0.0, sumBoth = 0.0, sumSize = 0.0
+    private var line = LineFit(), sumSize = 0.0
     private var unknown = false
 
     mutating func add(turn degrees: Double, eyes: Double?, faceSize: Double) {
         guard let eyes else { unknown = true; return }
-        let turn = degrees * .pi / 180
-        n += 1; sumTurn += turn; sumTurn2 += turn * turn; sumEyes += eyes; sumBoth += turn * eyes; sumSize += faceSize
+        line.add(x: degrees * .pi / 180, y: eyes); sumSize += faceSize
     }
 
     var faceWidthsPerRadian: Double? {
-        guard !unknown, n >= 3 else { return nil }
-        let spread = sumTurn2 - sumTurn * sumTurn / n, together = sumBoth - sumTurn * sumEyes / n
-        guard spread > 1e-9 else { return nil }
-        return together / spread / max(1, sumSize / n)
+        guard !unknown, let slope = line.slope else { return nil }
+        return slope / max(1, sumSize / line.count)
     }
 }
