@@ -184,7 +184,7 @@ public struct GestureEngine: Sendable {
         if inIdle {
             rest = (pose.pointerX, pose.pointerY)
             posture = false
-        } else if let r = rest, Self.travel(pose, from: r) > settings.posture.maxTranslation {
+        } else if let r = rest, Self.travel(pose, from: r, turnedBy: offset.yaw) > settings.posture.maxTranslation {
             posture = true
         }
         // Which way: up or down only if the face did not move the other way in the picture (y grows downwards).
@@ -337,10 +337,10 @@ public struct GestureEngine: Sendable {
         calibration.removeAll(keepingCapacity: true)
     }
 
-    /// How far the head pointer is from `point`, in face widths: a body moving, not a head turning.
-    private static func travel(_ pose: HeadPose, from point: (x: Double, y: Double)) -> Double {
-        let dx = pose.pointerX - point.x, dy = pose.pointerY - point.y
-        return (dx * dx + dy * dy).squareRoot() / max(1, pose.faceSize)
+    /// How far the head pointer is from `point` that a turn by `yaw` since it was there does not explain, in
+    /// face widths (`BodyTravel`).
+    private static func travel(_ pose: HeadPose, from point: (x: Double, y: Double), turnedBy yaw: Double = 0) -> Double {
+        BodyTravel.faceWidths(dx: pose.pointerX - point.x, dy: pose.pointerY - point.y, faceSize: pose.faceSize, turnedBy: yaw)
     }
 
     /// Calibration for a new face (first seen, or back after a long loss), not one asked for ("this is my rest").

@@ -465,8 +465,8 @@ struct SwingRecognizer: Sendable {
             carried.add(turn: value(e), eyes: eyes(e), faceSize: e.faceSize)
             if axis == .pitch, let c = e.cornerDrop { cornered.add(x: e.rawPitch, y: c) }
             if let o = origin {
-                let dx = e.pointerX - o.pointerX, dy = e.pointerY - o.pointerY
-                travel = max(travel, (dx * dx + dy * dy).squareRoot() / max(1, o.faceSize))
+                travel = max(travel, BodyTravel.faceWidths(dx: e.pointerX - o.pointerX, dy: e.pointerY - o.pointerY,
+                                                           faceSize: o.faceSize, turnedBy: e.yaw - o.yaw))
             } else {
                 origin = e
             }

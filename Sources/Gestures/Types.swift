@@ -1,3 +1,5 @@
+import Foundation
+
 /// A head pose as the gesture engine needs it: rotation in degrees, the head pointer and the face size in
 /// pixels (so it can tell a turn from a body moving about).
 public struct HeadPose: Sendable, Equatable {
@@ -32,6 +34,30 @@ public struct HeadPose: Sendable, Equatable {
         self.yaw = yaw; self.pitch = pitch; self.pointerX = pointerX; self.pointerY = pointerY; self.faceSize = faceSize
         self.sightYaw = sightYaw ?? yaw; self.sightPitch = sightPitch ?? pitch
         self.eyesRight = eyesRight; self.eyesUp = eyesUp; self.cornerDrop = cornerDrop
+    }
+}
+
+/// How far the head moved in the picture that its own turn does not explain: the body moving, not the head
+/// turning. A head turns sideways about its neck, whose axis lies behind the eyes, so a head turned 40° has
+/// carried its face sideways as well (0.55 face widths on the rendered heads), which read as a body moving
+/// (`posture.max_translation` 0.5): wide looks were dropped (turning while talking: the 35-40° turns) and slow
+/// wide shakes (±30° at 0.5 Hz: none found on the four rendered faces). docs/gestures.md "A wide turn is not a
+/// body moving".
+enum BodyTravel {
+    /// Face widths a sideways turn carries the face, per unit sine of the yaw: the pointer against the sine
+    /// of the read yaw gave 0.57-1.03 on the four rendered dev sweeps and 0.26 on the real clm_look. A middle
+    /// figure: a body leaning sideways still travels its whole way, less only what the pose's own yaw explains.
+    static let neckCarry = 0.6
+
+    /// The travel (`dx`, `dy` in pixels, for a face `faceSize` pixels wide) less, sideways, what a turn by
+    /// `yaw` degrees explains (its sign left out, so a mirrored camera needs nothing). Up and down stays whole:
+    /// no look up or down was dropped as a body moving in any set, a half-hidden face whose fit slips reads a
+    /// jump of −28° of pitch with its pointer jumping down, and ht_sway's real sway gave a false nod again
+    /// when a nod's travel was excused by its pitch.
+    static func faceWidths(dx: Double, dy: Double, faceSize: Double, turnedBy yaw: Double) -> Double {
+        let size = max(1, faceSize)
+        let across = max(0, abs(dx) / size - neckCarry * abs(sin(yaw * .pi / 180))), down = dy / size
+        return (across * across + down * down).squareRoot()
     }
 }
 

@@ -300,6 +300,43 @@ final class GestureEngineTests: XCTestCase {
         XCTAssertEqual(head.events().of(.lookStart).first?.direction, .up)
     }
 
+    /// A head turning about its neck carries its face sideways by about a face width per unit sine of the turn
+    /// (cisco's rendered sweep: 1.03): turned 40°, 0.55 face widths beyond where it left the idle zone. That is
+    /// the turn, a look. As much travel with the head hardly turned is a body moving.
+    func testAWideTurnIsALookNotABodyMoving() {
+        let face = 120.0   // `Stream` faces are 120 px wide
+        let carried = { (yaw: Double) in (320 - face * sin(yaw * .pi / 180), 240.0) }
+        var turn = calibrated()
+        turn.add(0.6, pointer: { t in carried(40 * t / 0.6) }) { t in (40 * t / 0.6, 0) }
+        turn.add(2.0, pointer: { _ in carried(40) }) { _ in (40, 0) }
+        turn.add(0.6, pointer: { t in carried(40 - 40 * t / 0.6) }) { t in (40 - 40 * t / 0.6, 0) }
+        turn.rest(1.0)
+        let e = turn.events()
+        XCTAssertEqual(e.of(.lookStart).map(\.direction), [.right])
+        XCTAssertEqual(e.of(.calibrated).filter { $0.reason == "recentre" }.count, 0, "a held turn is not a new posture")
+        // A lean: the face moves 1.2 face widths while yaw reads 14° (0.8 beyond the idle zone, of which the
+        // turn explains 0.6 x sin 14° = 0.15; more than `posture.max_translation` is left).
+        var lean = calibrated()
+        lean.add(0.6, pointer: { t in (320 - 1.2 * face * t / 0.6, 240) }) { t in (14 * t / 0.6, 0) }
+        lean.add(2.0, pointer: { _ in (320 - 1.2 * face, 240) }) { _ in (14, 0) }
+        XCTAssertEqual(lean.events().of(.lookStart), [])
+    }
+
+    /// A slow, wide "no" (±30° at 0.5 Hz) carries the face a face width from side to side (about a face width
+    /// per unit sine of the yaw, as the rendered heads do): that is the shake, not the body moving. Moved as far
+    /// with the head hardly turning (±8°), it is the body.
+    func testASlowWideShakeCarriesTheFaceAndIsStillAShake() {
+        let face = 120.0
+        var wide = calibrated()
+        wide.add(8.0, pointer: { t in (320 - face * sin(30 * sin(.pi * t) * .pi / 180), 240) }) { t in (30 * sin(.pi * t), 0) }
+        wide.rest(1.5)
+        XCTAssertEqual(wide.events().gestures.map(\.kind), [.shake])
+        var body = calibrated()
+        body.add(8.0, pointer: { t in (320 - face * 0.5 * sin(.pi * t), 240) }) { t in (8 * sin(.pi * t), 0) }
+        body.rest(1.5)
+        XCTAssertEqual(body.events().gestures, [])
+    }
+
     func testMoveEventsCarryProportionalSpeeds() {
         var settings = GestureSettings()
         settings.moves.enabled = true
