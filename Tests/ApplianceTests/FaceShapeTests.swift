@@ -24,37 +24,6 @@ final class FaceShapeTests: XCTestCase {
                        "a face changing shape is not a nod or shake")
     }
 
-    /// The other side of the eye-corner rule: a real head dipping is a nod. clm_look's own look down and back
-    /// (frames 165-220: down 25° as read, a hold, back), quickened twofold and made twice in a row after his
-    /// whole clip, then rest: real frames of a real head turning. His look down reads ahead of his eye corners at
-    /// its start (the five points run 2x MediaPipe's pitch there, the corners with it), so a part of it alone
-    /// shows a corner share of ~0.5; a whole dip and back, 0.91 (docs/gestures.md "A nod read from the nose
-    /// alone"). One nod of two cycles, nothing else there.
-    func testARealHeadDippingTwiceIsANod() throws {
-        let root = ReplayTests.root
-        var settings = NodwireConfig()
-        settings.vision.modelPath = "\(root)/Models/shape_predictor_5_face_landmarks.dat"
-        let spliced = "\(root)/.build-fixtures/clm_look-dips-\(getpid()).y4m"
-        defer { try? FileManager.default.removeItem(atPath: spliced) }
-        var reader = try Y4MReader(path: "\(root)/.build-fixtures/clm_look.y4m")
-        var frames: [LumaFrame] = []
-        var frame = reader.makeFrame()
-        while try reader.next(into: &frame) { frames.append(frame) }
-        let dip = Array(stride(from: 165, through: 187, by: 2)) + Array(stride(from: 205, through: 220, by: 2))
-        let order = Array(0...250) + Array(0...60) + dip + dip + Array(0...60)
-        var writer = try Y4MWriter(path: spliced, width: reader.width, height: reader.height, frameRate: reader.frameRate)
-        for i in order { try writer.write(frames[i]) }
-        writer.close()
-
-        let processor = try FaceProcessor(settings: settings.vision)
-        var events: [GestureEvent] = []
-        _ = try Replay(file: spliced, settings: settings, processor: processor).run { events.append($0) }
-        let dips = Double(251 + 61) / reader.frameRate...Double(251 + 61 + 2 * dip.count + 15) / reader.frameRate
-        let there = events.filter { dips.contains($0.time) && [.nod, .shake, .look, .lookStart].contains($0.kind) }
-        XCTAssertEqual(there.map(\.kind), [.nod], "\(there)")
-        XCTAssertEqual(there.first?.cycles, 2)
-    }
-
     /// clm_look with the base of his nose and his upper lip moved down by `amplitude` eye distances x a sine at
     /// `hz` during each of `spans` (seconds, easing in and out over 0.2 s), replayed: its nods and shakes.
     private func nodsAndShakes(amplitude: Double, hz: Double, spans: [ClosedRange<Double>]) throws -> [GestureEvent] {

@@ -1,0 +1,74 @@
+@testable import Appliance
+import Foundation
+import Gestures
+import Pipeline
+import XCTest
+
+/// Nods and shakes made of a real head's own motion: the real clm_look's frames replayed in another order.
+/// His look down and back (frames 165-220) and his turn right then left (103-163), quickened by taking every
+/// second or third frame and played two or three times in a row, after his talking (0-106) or a still stretch
+/// (61-100). Real pixels of a real head turning, at real speeds (a twofold quickened dip is ~1.1 Hz and reads
+/// 25°; threefold, ~1.7 Hz): the positives the real clips lack (docs/accuracy.md "Real motion, spliced").
+final class RealMotionTests: XCTestCase {
+    /// Down and back, the hold at the bottom left out, every `step`th frame.
+    static func dip(_ step: Int) -> [Int] { Array(stride(from: 165, through: 187, by: step)) + Array(stride(from: 205, through: 220, by: step)) }
+    /// Right 19°, left 14°, back.
+    static func turn(_ step: Int) -> [Int] { Array(stride(from: 103, through: 163, by: step)) }
+    static let talking = Array(0...106), still = Array(61...100)
+
+    /// The other side of the eye-corner rule: a real head dipping is a nod. His look down reads ahead of his eye
+    /// corners at its start (the five points run 2x MediaPipe's pitch there, the corners with it), so a part of
+    /// it alone shows a corner share of ~0.5; a whole dip and back, 0.91 after his whole clip (docs/gestures.md
+    /// "A nod read from the nose alone"; with the share required at 1.0 this is a look).
+    func testARealHeadDippingTwiceIsANod() throws {
+        let events = try Self.replay(Array(0...250) + Self.still + Self.dip(2) + Self.dip(2) + Self.still)
+        let there = try Self.gestures(events, from: 251 + 40)
+        XCTAssertEqual(there.map(\.kind), [.nod], "\(there)")
+        XCTAssertEqual(there.first?.cycles, 2)
+    }
+
+    /// Straight out of talking (no rest between): a nod of two cycles, and a shake of two.
+    func testARealNodAndShakeStraightOutOfTalking() throws {
+        let nod = try Self.gestures(Self.replay(Self.talking + Self.dip(2) + Self.dip(2) + Self.still), from: 107)
+        XCTAssertEqual(nod.map(\.kind), [.nod], "\(nod)")
+        let shake = try Self.gestures(Self.replay(Self.talking + Self.turn(2) + Self.turn(2) + Self.still), from: 107)
+        XCTAssertEqual(shake.map(\.kind), [.shake], "\(shake)")
+    }
+
+    /// Three quick dips (~1.7 Hz) after a still moment: one nod, one event for the whole answer.
+    func testAQuickRealNodIsOneEvent() throws {
+        let nod = try Self.gestures(Self.replay(Self.still + Self.dip(3) + Self.dip(3) + Self.dip(3) + Self.still), from: 40)
+        XCTAssertEqual(nod.map(\.kind), [.nod], "\(nod)")
+    }
+
+    /// One turn right and left is two looks, not a "no" (`shake.single_range` 36°: he covers 33°).
+    func testARealTurnOneWayAndTheOtherIsNotAShake() throws {
+        let turned = try Self.gestures(Self.replay(Self.still + Self.turn(2) + Self.still), from: 40)
+        XCTAssertFalse(turned.contains { [.nod, .shake].contains($0.kind) }, "\(turned)")
+    }
+
+    /// Nods, shakes and looks from frame `first` of the spliced clip on (before it, his own clip plays).
+    static func gestures(_ events: [GestureEvent], from first: Int) throws -> [GestureEvent] {
+        events.filter { $0.frame >= first && [.nod, .shake, .look, .lookStart].contains($0.kind) }
+    }
+
+    /// clm_look's frames in `order`, written as a clip at its frame rate and replayed with the default settings.
+    static func replay(_ order: [Int]) throws -> [GestureEvent] {
+        let root = ReplayTests.root
+        var settings = NodwireConfig()
+        settings.vision.modelPath = "\(root)/Models/shape_predictor_5_face_landmarks.dat"
+        let spliced = "\(root)/.build-fixtures/clm_look-spliced-\(getpid())-\(order.count).y4m"
+        defer { try? FileManager.default.removeItem(atPath: spliced) }
+        var reader = try Y4MReader(path: "\(root)/.build-fixtures/clm_look.y4m")
+        var frames: [LumaFrame] = []
+        var frame = reader.makeFrame()
+        while try reader.next(into: &frame) { frames.append(frame) }
+        var writer = try Y4MWriter(path: spliced, width: reader.width, height: reader.height, frameRate: reader.frameRate)
+        for i in order { try writer.write(frames[i]) }
+        writer.close()
+        let processor = try FaceProcessor(settings: settings.vision)
+        var events: [GestureEvent] = []
+        _ = try Replay(file: spliced, settings: settings, processor: processor).run { events.append($0) }
+        return events
+    }
+}
