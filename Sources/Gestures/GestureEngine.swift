@@ -41,6 +41,9 @@ public struct GestureEngine: Sendable {
     private var calibrationReason = "initial"
     /// A new face's neutral, refined over its first seconds (`calibration.refineSeconds`); nil when not refining.
     private var refiner: NeutralRefiner?
+    /// Where a reported answer came to rest, and since when, until the head has stayed there
+    /// `posture.recentre_after` (`restAtHome`) or moved on.
+    private var pendingHome: (pose: Angles, since: Double)?
     private var lostSince: Double?
     private var warmupUntil = -Double.infinity
     /// A face back after a short loss (the same person, who may have been talking all along): its motion
@@ -161,6 +164,20 @@ public struct GestureEngine: Sendable {
             _ = shakeRecognizer.update(history, motionUnseenBefore: motionUnseenBefore)
         }
 
+        // An answer came to rest: once the head has stayed there as long as a new posture must, it is a new
+        // face's rest (`restAtHome`).
+        let nodHome = nodRecognizer.cameHome(), shakeHome = shakeRecognizer.cameHome()
+        if nodHome || shakeHome, let r = refiner, t < r.until { pendingHome = (now, t) }
+        if let h = pendingHome {
+            let d = settings.drift.steadyRange
+            if abs(now.yaw - h.pose.yaw) > d || abs(now.pitch - h.pose.pitch) > d {
+                pendingHome = nil
+            } else if t - h.since >= settings.posture.recentreAfter {
+                pendingHome = nil
+                out += restAtHome(h.pose, pose: pose, sample: sample)
+            }
+        }
+
         if state.calibrating {
             calibrate(now, at: t, pointer: (pose.pointerX, pose.pointerY))
             if !state.calibrating, let n = state.neutral {
@@ -256,7 +273,8 @@ public struct GestureEngine: Sendable {
                 let axis: KeyPath<History.Entry, Double> = vertical ? \.pitch : \.yaw
                 let swinging = nodRecognizer.isSwinging || shakeRecognizer.isSwinging
                     || range(axis, since: t - swing.maxHold) > Self.settledRange * swing.hysteresis
-                if let c = candidate, t - c.since >= settings.continuous.dwell, !quiet, !swinging {
+                // Nor while an answer's rest is waiting to be taken as a new face's rest (`restAtHome`).
+                if let c = candidate, t - c.since >= settings.continuous.dwell, !quiet, !swinging, pendingHome == nil {
                     state.activeLook = b
                     out.append(event(.lookStart, direction: b, distance: Self.distance(offset, b)))
                     candidate = nil
@@ -308,8 +326,34 @@ public struct GestureEngine: Sendable {
         calibrationReason = reason
         if Self.isNewFace(reason) { faceCorners = LineFit() }
         refiner = nil
+        pendingHome = nil
         if let look = state.activeLook { _ = look; state.activeLook = nil }
         forgetMotion()
+    }
+
+    /// A new face's neutral, while it is still refined, moved to where a nod or shake came to rest (and stayed
+    /// `posture.recentre_after`, within `drift.steady_range`: not an extreme a slow answer turns over at) when
+    /// that rest is beyond a look threshold: a "yes" or "no" begins and ends at the person's rest, so a rest that
+    /// reads as a look is a neutral learnt in the wrong place. A face found mid-nod is calibrated inside the dip
+    /// (a slow nod moves well under `calibration.max_speed`, and the head model learns the face's proportions
+    /// from its first nine frames there), and its rest then read as a look down of ~17°, which the refiner
+    /// leaves out as a look. Both axes: a person shakes at their rest pitch and nods at their rest yaw. Only
+    /// while refining: later, a person may nod while looking at something, and their rest is not there.
+    /// docs/gestures.md "A face found mid-nod".
+    private mutating func restAtHome(_ home: Angles, pose: HeadPose, sample: HeadSample) -> [GestureEvent] {
+        guard let r = refiner, sample.time < r.until, let n = state.neutral,
+              Self.direction(Angles(yaw: home.yaw - n.yaw, pitch: home.pitch - n.pitch), zones: settings.zones) != nil else { return [] }
+        var out: [GestureEvent] = []
+        if let look = state.activeLook {
+            out.append(GestureEvent(.lookStop, frame: sample.frame, time: sample.time, direction: look, reason: "recentre"))
+        }
+        forgetMotion()
+        state.neutral = home
+        state.offset = Angles(yaw: 0, pitch: 0)
+        refiner = NeutralRefiner(seed: [home], anchor: (pose.pointerX, pose.pointerY), until: r.until)
+        rest = (pose.pointerX, pose.pointerY)
+        out.append(GestureEvent(.calibrated, frame: sample.frame, time: sample.time, reason: "home", neutral: home))
+        return out
     }
 
     /// Steady for `seconds` (no step between samples faster than `max_speed`): neutral is the mean of the last
@@ -366,6 +410,7 @@ public struct GestureEngine: Sendable {
     /// Drops the swings under way: the face was lost, so its strokes cannot be finished.
     private mutating func forgetSwings() {
         history.removeAll()
+        pendingHome = nil
         nodRecognizer.reset()
         shakeRecognizer.reset()
     }

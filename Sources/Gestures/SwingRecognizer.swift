@@ -217,6 +217,12 @@ struct SwingRecognizer: Sendable {
     private var unseenBefore = -Double.infinity
     /// How this face's eye corners follow its pitch (fitted by `GestureEngine`): what a nod's are judged against.
     private var faceCorners: LineFit?
+    /// A reported answer has come to rest, until `cameHome` is asked: a gesture ending at a rest (`settle`),
+    /// or a sustained one reported mid-motion once the head has rested `maxHold` after it.
+    private var home = false
+
+    /// Whether a reported answer has come to rest since the last call.
+    mutating func cameHome() -> Bool { defer { home = false }; return home }
 
     init(axis: Axis, settings: GestureSettings.Swing, maxTranslation: Double) {
         self.axis = axis; self.settings = settings; self.maxTranslation = maxTranslation
@@ -225,6 +231,7 @@ struct SwingRecognizer: Sendable {
 
     mutating func reset() {
         turns.reset()
+        home = false
         engaged = false
         notBefore = -.infinity
     }
@@ -302,12 +309,15 @@ struct SwingRecognizer: Sendable {
         if engaged, let c = turns.current, c.held(settings.maxHold, at: t) {
             engaged = false
             notBefore = c.left
+            home = true
         }
         // Rested: no new extreme for `settle`, and still near it now (a slow swing turning over is not a rest).
         guard turns.direction != 0, let c = turns.current, c.held(settings.settle, at: t) else { return nil }
         turns.settle()
         if engaged { return nil }
-        return best(ending: turns.points.count - 1, settled: true, history)
+        let found = best(ending: turns.points.count - 1, settled: true, history)
+        if found != nil { home = true }
+        return found
     }
 
     private mutating func best(ending end: Int, settled: Bool, _ h: History) -> Found? {

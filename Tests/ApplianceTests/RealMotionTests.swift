@@ -47,6 +47,16 @@ final class RealMotionTests: XCTestCase {
         XCTAssertFalse(turned.contains { [.nod, .shake].contains($0.kind) }, "\(turned)")
     }
 
+    /// Found mid-nod: his dips from the first frame, three times, then still. The head model and calibration
+    /// both learn him inside a dip, so his rest read as a look up; the answer comes home to rest there, which
+    /// becomes his neutral (`calibrated`, reason `home`): one nod and no look (docs/gestures.md "A face found
+    /// mid-nod").
+    func testARealFaceFoundMidNodRestsWhereItsNodComesHome() throws {
+        let events = try Self.replay(Self.dip(2) + Self.dip(2) + Self.dip(2) + Self.still + Self.still + Self.still)
+        XCTAssertEqual(try Self.gestures(events, from: 0).map(\.kind), [.nod], "\(events.filter { $0.kind != .move })")
+        XCTAssertEqual(events.filter { $0.kind == .calibrated }.map(\.reason), ["initial", "home"])
+    }
+
     /// Nods, shakes and looks from frame `first` of the spliced clip on (before it, his own clip plays).
     static func gestures(_ events: [GestureEvent], from first: Int) throws -> [GestureEvent] {
         events.filter { $0.frame >= first && [.nod, .shake, .look, .lookStart].contains($0.kind) }

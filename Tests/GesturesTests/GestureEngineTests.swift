@@ -337,6 +337,33 @@ final class GestureEngineTests: XCTestCase {
         XCTAssertEqual(body.events().gestures, [])
     }
 
+    /// A face first seen at the bottom of a slow "yes" (rising 4°/s there: slow enough to calibrate on) is
+    /// calibrated inside the dip; its answer goes on and comes home to rest 18° higher, which then read as a look
+    /// up. A "yes" ends at the person's rest: while a new face's neutral is refined, that rest becomes neutral
+    /// (`calibrated`, reason `home`), and no look.
+    func testAFaceFoundMidNodRestsWhereItsNodComesHome() {
+        var s = Stream()
+        s.add(0.5) { t in (0, -18 + 4 * t) }
+        s.ramp(0.4, from: (0, -16), to: (0, 0))
+        s.ramp(0.4, from: (0, 0), to: (0, -18))
+        s.ramp(0.4, from: (0, -18), to: (0, 0))
+        s.ramp(0.4, from: (0, 0), to: (0, -18))
+        s.ramp(0.4, from: (0, -18), to: (0, 0))
+        s.rest(3)
+        let e = s.events()
+        XCTAssertEqual(e.of(.calibrated).first?.neutral?.pitch ?? 0, -16, accuracy: 2, "calibrated inside the dip")
+        XCTAssertEqual(e.gestures.map(\.kind), [.nod])
+        XCTAssertEqual(e.of(.calibrated).last?.reason, "home")
+        XCTAssertEqual(e.of(.calibrated).last?.neutral?.pitch ?? -99, 0, accuracy: 1)
+        // Only while a new face's neutral is refined (later, a person may nod while looking at something, and
+        // their rest is not there): without refining, the rest after it stays a look up.
+        var settings = GestureSettings()
+        settings.calibration.refineSeconds = 0
+        let unrefined = s.events(settings)
+        XCTAssertFalse(unrefined.of(.calibrated).contains { $0.reason == "home" })
+        XCTAssertEqual(unrefined.of(.lookStart).map(\.direction), [.up])
+    }
+
     func testMoveEventsCarryProportionalSpeeds() {
         var settings = GestureSettings()
         settings.moves.enabled = true
