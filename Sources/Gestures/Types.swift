@@ -51,9 +51,10 @@ enum BodyTravel {
 
     /// The travel (`dx`, `dy` in pixels, for a face `faceSize` pixels wide) less, sideways, what a turn by
     /// `yaw` degrees explains (its sign left out, so a mirrored camera needs nothing). Up and down stays whole:
-    /// no look up or down was dropped as a body moving in any set, a half-hidden face whose fit slips reads a
-    /// jump of −28° of pitch with its pointer jumping down, and ht_sway's real sway gave a false nod again
-    /// when a nod's travel was excused by its pitch.
+    /// no look up or down was dropped as a body moving in any set; a half-hidden face whose fit slips reads a
+    /// jump of −28° of pitch with its pointer jumping down (two false looks when pitch excused it); and a nod's
+    /// travel excused by its pitch found 2 more slow wide nods (corners) but gave a false nod on a face
+    /// changing shape (`degrade.py expression`).
     static func faceWidths(dx: Double, dy: Double, faceSize: Double, turnedBy yaw: Double) -> Double {
         let size = max(1, faceSize)
         let across = max(0, abs(dx) / size - neckCarry * abs(sin(yaw * .pi / 180))), down = dy / size
