@@ -236,14 +236,7 @@ public struct GestureEngine: Sendable {
         if let a = steadyAnchor, abs(now.yaw - a.pose.yaw) <= settings.drift.steadyRange / 2, abs(now.pitch - a.pose.pitch) <= settings.drift.steadyRange / 2 {
             let hold = posture ? settings.posture.recentreAfter : settings.drift.recentreAfter
             if !inIdle, t - a.since >= hold {
-                if let look = state.activeLook { out.append(event(.lookStop, direction: look, reason: "recentre")) }
-                state.neutral = now
-                state.offset = Angles(yaw: 0, pitch: 0)
-                refiner = nil
-                out.append(event(.calibrated, reason: "recentre", neutral: now))
-                forgetMotion()
-                rest = (pose.pointerX, pose.pointerY)
-                return out
+                return out + moveNeutral(to: now, reason: "recentre", refiner: nil, pose: pose, sample: sample)
             }
         } else {
             steadyAnchor = (now, t)
@@ -341,18 +334,26 @@ public struct GestureEngine: Sendable {
     /// while refining: later, a person may nod while looking at something, and their rest is not there.
     /// docs/gestures.md "A face found mid-nod".
     private mutating func restAtHome(_ home: Angles, pose: HeadPose, sample: HeadSample) -> [GestureEvent] {
-        guard let r = refiner, sample.time < r.until, let n = state.neutral,
-              Self.direction(Angles(yaw: home.yaw - n.yaw, pitch: home.pitch - n.pitch), zones: settings.zones) != nil else { return [] }
+        guard let r = refiner, sample.time < r.until, state.neutral != nil, !withinLookThresholds(home) else { return [] }
+        let next = NeutralRefiner(seed: [home], anchor: (pose.pointerX, pose.pointerY), until: r.until)
+        return moveNeutral(to: home, reason: "home", refiner: next, pose: pose, sample: sample)
+    }
+
+    /// Makes `angles` the neutral now (a new posture held, a new face's rest): a look under way stops (reason
+    /// `recentre`), what was in motion is forgotten, the head rests here, and `calibrated` says why. `next`
+    /// refines the new neutral from here (nil: not refined).
+    private mutating func moveNeutral(to angles: Angles, reason: String, refiner next: NeutralRefiner?, pose: HeadPose,
+                                      sample: HeadSample) -> [GestureEvent] {
         var out: [GestureEvent] = []
         if let look = state.activeLook {
             out.append(GestureEvent(.lookStop, frame: sample.frame, time: sample.time, direction: look, reason: "recentre"))
         }
-        forgetMotion()
-        state.neutral = home
+        state.neutral = angles
         state.offset = Angles(yaw: 0, pitch: 0)
-        refiner = NeutralRefiner(seed: [home], anchor: (pose.pointerX, pose.pointerY), until: r.until)
+        refiner = next
+        out.append(GestureEvent(.calibrated, frame: sample.frame, time: sample.time, reason: reason, neutral: angles))
+        forgetMotion()
         rest = (pose.pointerX, pose.pointerY)
-        out.append(GestureEvent(.calibrated, frame: sample.frame, time: sample.time, reason: "home", neutral: home))
         return out
     }
 
