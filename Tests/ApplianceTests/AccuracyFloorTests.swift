@@ -60,7 +60,7 @@ final class AccuracyFloorTests: XCTestCase {
         settings.gestures.calibration.refineSeconds = refineSeconds
         let evaluation = Evaluation(settings: settings, rate: rate, start: start) {
             var vision = settings.vision
-            vision.modelPath = "\(ReplayTests.root)/Models/shape_predictor_5_face_landmarks.dat"
+            vision.modelPath = ReplayTests.model
             return try FaceProcessor(settings: vision)
         }
         let clips = try Evaluation.clips(in: directory).filter { names?.contains($0.name) ?? true }

@@ -60,7 +60,7 @@ final class CalibrateTests: XCTestCase {
         XCTAssertNotEqual(zones, GestureSettings().zones, "measured zones were written")
         XCTAssertLessThan(zones.thresholdYaw, 12, "he turns about 16-19°: half of that is below the default")
 
-        settings.vision.modelPath = "\(ReplayTests.root)/Models/shape_predictor_5_face_landmarks.dat"
+        settings.vision.modelPath = ReplayTests.model
         var events: [GestureEvent] = []
         _ = try Replay(file: clip, settings: settings, processor: try FaceProcessor(settings: settings.vision)).run { events.append($0) }
         for d in Direction.allCases {

@@ -28,8 +28,7 @@ final class FaceShapeTests: XCTestCase {
     /// `hz` during each of `spans` (seconds, easing in and out over 0.2 s), replayed: its nods and shakes.
     private func nodsAndShakes(amplitude: Double, hz: Double, spans: [ClosedRange<Double>]) throws -> [GestureEvent] {
         let root = ReplayTests.root
-        var settings = NodwireConfig()
-        settings.vision.modelPath = "\(root)/Models/shape_predictor_5_face_landmarks.dat"
+        let settings = ReplayTests.withModel()
         let warped = "\(root)/.build-fixtures/clm_look-shape-\(getpid())-\(hz).y4m"
         defer { try? FileManager.default.removeItem(atPath: warped) }
 
@@ -56,10 +55,7 @@ final class FaceShapeTests: XCTestCase {
         let spanned = spans.reduce(0) { $0 + $1.upperBound - $1.lowerBound }
         XCTAssertGreaterThan(moved, Int(0.9 * spanned * reader.frameRate), "the face was found through the spans")
 
-        let processor = try FaceProcessor(settings: settings.vision)
-        var events: [GestureEvent] = []
-        _ = try Replay(file: warped, settings: settings, processor: processor).run { events.append($0) }
-        return events.filter { [.nod, .shake].contains($0.kind) }
+        return try ReplayTests.replay(warped).events.filter { [.nod, .shake].contains($0.kind) }
     }
 
     /// Moves the picture near `centre` down by `down` pixels, fading as a Gaussian of `width` (bilinear).

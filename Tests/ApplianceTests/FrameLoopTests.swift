@@ -51,7 +51,7 @@ final class FrameLoopTests: XCTestCase {
 
     private func processor() throws -> FaceProcessor {
         var vision = VisionSettings()
-        vision.modelPath = ReplayTests.root + "/Models/shape_predictor_5_face_landmarks.dat"
+        vision.modelPath = ReplayTests.model
         return try FaceProcessor(settings: vision)
     }
 

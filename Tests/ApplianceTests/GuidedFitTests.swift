@@ -16,7 +16,7 @@ final class GuidedFitTests: XCTestCase {
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: temp) }
 
-    private static let model = "\(ReplayTests.root)/Models/shape_predictor_5_face_landmarks.dat"
+    private static let model = ReplayTests.model
 
     private func evaluate(_ clip: String, config: NodwireConfig) throws -> ClipReport {
         let evaluation = Evaluation(settings: config) {

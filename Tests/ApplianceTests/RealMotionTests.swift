@@ -65,8 +65,6 @@ final class RealMotionTests: XCTestCase {
     /// clm_look's frames in `order`, written as a clip at its frame rate and replayed with the default settings.
     static func replay(_ order: [Int]) throws -> [GestureEvent] {
         let root = ReplayTests.root
-        var settings = NodwireConfig()
-        settings.vision.modelPath = "\(root)/Models/shape_predictor_5_face_landmarks.dat"
         let spliced = "\(root)/.build-fixtures/clm_look-spliced-\(getpid())-\(order.count).y4m"
         defer { try? FileManager.default.removeItem(atPath: spliced) }
         var reader = try Y4MReader(path: "\(root)/.build-fixtures/clm_look.y4m")
@@ -76,9 +74,6 @@ final class RealMotionTests: XCTestCase {
         var writer = try Y4MWriter(path: spliced, width: reader.width, height: reader.height, frameRate: reader.frameRate)
         for i in order { try writer.write(frames[i]) }
         writer.close()
-        let processor = try FaceProcessor(settings: settings.vision)
-        var events: [GestureEvent] = []
-        _ = try Replay(file: spliced, settings: settings, processor: processor).run { events.append($0) }
-        return events
+        return try ReplayTests.replay(spliced).events
     }
 }

@@ -9,7 +9,7 @@ import XCTest
 final class ReplayBudgetTests: XCTestCase {
     private func replay(_ clip: String, budget: BudgetSettings) throws -> (events: [GestureEvent], summary: Replay.Summary) {
         var s = NodwireConfig()
-        s.vision.modelPath = "\(ReplayTests.root)/Models/shape_predictor_5_face_landmarks.dat"
+        s.vision.modelPath = ReplayTests.model
         var out: [GestureEvent] = []
         let summary = try Replay(file: "\(ReplayTests.root)/.build-fixtures/\(clip)", settings: s,
                                  processor: try FaceProcessor(settings: s.vision), budget: budget).run { out.append($0) }
@@ -56,7 +56,7 @@ final class ReplayBudgetTests: XCTestCase {
         for _ in 0..<75 { guard try reader.next(into: &frame) else { break }; try writer.write(frame) }
         writer.close()
         var s = NodwireConfig()
-        s.vision.modelPath = "\(ReplayTests.root)/Models/shape_predictor_5_face_landmarks.dat"
+        s.vision.modelPath = ReplayTests.model
         s.budget.cpuPercent = 400
         s.budget.activeRate = 15
         let summary = try Replay(file: cut, settings: s, processor: try FaceProcessor(settings: s.vision), budget: s.budget)

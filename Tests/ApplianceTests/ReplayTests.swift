@@ -6,17 +6,30 @@ import XCTest
 /// The whole pipeline on real recordings, with default settings.
 final class ReplayTests: XCTestCase {
     static let root = "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
+    /// dlib's 5-point landmark model, where scripts/fetch-model.sh puts it.
+    static let model = "\(root)/Models/shape_predictor_5_face_landmarks.dat"
     /// The `nodwire` built with the tests: beside the test bundle, whatever the build folder (.build, a
     /// --scratch-path, another platform's triple folder).
     static let nodwire = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("nodwire").path
 
-    private func events(_ clip: String, settings: NodwireConfig = NodwireConfig()) throws -> (events: [GestureEvent], summary: Replay.Summary) {
+    /// `settings` with the repository's landmark model: what every replay in the tests runs with.
+    static func withModel(_ settings: NodwireConfig = NodwireConfig()) -> NodwireConfig {
         var s = settings
-        s.vision.modelPath = "\(Self.root)/Models/shape_predictor_5_face_landmarks.dat"
+        s.vision.modelPath = model
+        return s
+    }
+
+    /// The whole pipeline on the recording at `path`, every frame, as `nodwire replay` runs it: its events and summary.
+    static func replay(_ path: String, settings: NodwireConfig = NodwireConfig()) throws -> (events: [GestureEvent], summary: Replay.Summary) {
+        let s = withModel(settings)
         let processor = try FaceProcessor(settings: s.vision)
         var out: [GestureEvent] = []
-        let summary = try Replay(file: "\(Self.root)/.build-fixtures/\(clip)", settings: s, processor: processor).run { out.append($0) }
+        let summary = try Replay(file: path, settings: s, processor: processor).run { out.append($0) }
         return (out, summary)
+    }
+
+    private func events(_ clip: String, settings: NodwireConfig = NodwireConfig()) throws -> (events: [GestureEvent], summary: Replay.Summary) {
+        try Self.replay("\(Self.root)/.build-fixtures/\(clip)", settings: settings)
     }
 
     /// clm_look: turns to his right (nose to image-left, frames 107-134) and left (135-167), looks down
@@ -106,7 +119,7 @@ final class ReplayTests: XCTestCase {
     func testMissingOrBrokenClipIsAClearError() throws {
         let processor = try FaceProcessor(settings: {
             var v = VisionSettings()
-            v.modelPath = "\(Self.root)/Models/shape_predictor_5_face_landmarks.dat"
+            v.modelPath = Self.model
             return v
         }())
         XCTAssertThrowsError(try Replay(file: "/nonexistent.y4m", settings: NodwireConfig(), processor: processor).run { _ in }) {
