@@ -30,9 +30,10 @@ Operations (defaults in brackets):
   light     the light switched down (grey levels above black x0.45 for 2 s at 3, 12 and 26 s) and mains
             flicker (±12% at 10 Hz from 17 to 23 s)
   letterbox scale to fit WIDTH x HEIGHT [1280 x 960], bilinear, centred on grey (110)
-  expression move the base of the nose and the upper lip up and down by AMPLITUDE eye distances (down
-            positive) at HZ during SPANS, easing in and out over 0.2 s, the eyes and the head still: a face
-            changing shape [0.04, 2, 3,2 12,2 26,2]; needs LANDMARKS/NAME.csv of `nodwire landmarks` for
+  expression move the base of the nose and the upper lip up and down (AXIS v; h: sideways, a face pulled
+            to one side) by AMPLITUDE eye distances (down positive) at HZ during SPANS, easing in and out over
+            0.2 s, the eyes and the head still: a face changing shape [v, 0.04, 2, 3,2 12,2 26,2]; needs
+            LANDMARKS/NAME.csv of `nodwire landmarks` for
             each clip (the warp follows its nose landmark; a Gaussian 0.25 eye distances wide, centred
             0.15 below it)
 
@@ -250,7 +251,8 @@ def op_expression(clip, out, a, state):
             nx, ny, ed = last
             # Centred a little below the nose base (the upper lip moves with it); gone by the eyes.
             w = np.exp(-((gx - nx) ** 2 + (gy - ny - 0.15 * ed) ** 2) / (2 * (0.25 * ed) ** 2))
-            img = cv2.remap(img, gx, gy - (d * ed * w).astype(np.float32), cv2.INTER_LINEAR)
+            shift = (d * ed * w).astype(np.float32)
+            img = cv2.remap(img, gx - shift, gy, cv2.INTER_LINEAR) if a.axis == 'h' else cv2.remap(img, gx, gy - shift, cv2.INTER_LINEAR)
         out.write(b'FRAME\n')
         out.write(np.ascontiguousarray(img).tobytes())
 
@@ -333,7 +335,9 @@ def main():
     op('light', op_light, 'the light switched down and mains flicker at fixed times')
     s = op('expression', op_expression, 'move the base of the nose and the upper lip, not the head')
     s.add_argument('--landmarks', required=True, metavar='DIR', help='NAME.csv of `nodwire landmarks` for each clip')
-    s.add_argument('--amplitude', type=float, default=0.04, help='eye distances, down positive (default 0.04)')
+    s.add_argument('--axis', choices=['v', 'h'], default='v',
+                   help='v: up and down, h: sideways, a face pulled to one side (default v)')
+    s.add_argument('--amplitude', type=float, default=0.04, help='eye distances, down (or to the right) positive (default 0.04)')
     s.add_argument('--hz', type=float, default=2.0, help='default 2')
     s.add_argument('--spans', type=span, nargs='+', default=[(3, 2), (12, 2), (26, 2)], metavar='START,DUR',
                    help='seconds (default 3,2 12,2 26,2)')
