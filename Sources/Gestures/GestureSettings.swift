@@ -87,7 +87,8 @@ public struct GestureSettings: Sendable, Equatable {
         public var maxRate = 3.8
         /// Slowest stroke (s): a deliberate 0.5 Hz nod takes ~1 s a stroke.
         public var maxStroke = 1.2
-        /// Longest pause at a turning point inside the gesture (s); longer is a look held, not a nod.
+        /// Longest pause at a turning point inside the gesture (s); longer is a look held, not a nod. A reported
+        /// answer ends when the head rests this long, or as long as one of its strokes took if that is longer.
         public var maxHold = 0.35
         /// Each stroke at least this fraction of the largest: a nod goes down and comes back.
         public var minSymmetry = 0.35
@@ -109,8 +110,8 @@ public struct GestureSettings: Sendable, Equatable {
         /// Stricter for shakes (0.55) than nods (0.7): talking sways yaw about twice as far as pitch.
         public var contrast: Double
         public var contrastWindow = 1.5
-        /// The head has rested this long (s) at the end of a stroke: the gesture is over (and reported if it is
-        /// one), and a continuous nodding answer that fired already may fire again after this.
+        /// The head has rested this long (s) at the end of a stroke: the gesture is over, and reported if it is
+        /// one (a continuous nodding answer that fired already fires again only after a rest of `maxHold`).
         public var settle = 0.2
         /// Most cycles looked back over.
         public var maxCycles = 4

@@ -217,6 +217,11 @@ struct SwingRecognizer: Sendable {
     private var unseenBefore = -Double.infinity
     /// How this face's eye corners follow its pitch (fitted by `GestureEngine`): what a nod's are judged against.
     private var faceCorners: LineFit?
+    /// How long the head must rest to end the answer under way, when that is longer than `maxHold`: one of the
+    /// reported gesture's strokes (their mean, from leaving a turning point to reaching the next). A slow,
+    /// jittery swing lingers near an extreme longer than `maxHold` now and then (±8° at 0.5 Hz: 2 in 30 were
+    /// two answers so), and its next strokes are the same answer; at rest a whole stroke's time, it is over.
+    private var answerHold = 0.0
     /// A reported answer has come to rest, until `cameHome` is asked: a gesture ending at a rest (`settle`),
     /// or a sustained one reported mid-motion once the head has rested `maxHold` after it.
     private var home = false
@@ -233,6 +238,7 @@ struct SwingRecognizer: Sendable {
         turns.reset()
         home = false
         engaged = false
+        answerHold = 0
         notBefore = -.infinity
     }
 
@@ -304,9 +310,10 @@ struct SwingRecognizer: Sendable {
             turns.turnShort()
             if !engaged, let found = best(ending: turns.points.count - 1, settled: false, history) { return found }
         }
-        // An answer ends when the head rests longer than the slowest nod turns over (`maxHold`): a slow
-        // swing's extreme can look still for `settle`, and the rest of that answer is not a new gesture.
-        if engaged, let c = turns.current, c.held(settings.maxHold, at: t) {
+        // An answer ends when the head rests (from reaching where it is) longer than the answer turns over:
+        // `answerHold`, at least `maxHold`. A slow swing's extreme can look still for `settle`, or for `maxHold`
+        // with jitter on it, and the rest of that answer is not a new gesture.
+        if engaged, let c = turns.current, t - c.reached >= max(settings.maxHold, answerHold), c.left >= t {
             engaged = false
             notBefore = c.left
             home = true
@@ -327,7 +334,8 @@ struct SwingRecognizer: Sendable {
         guard end >= fewest else { return nil }
         for strokes in fewest...min(most, end) {
             if let found = check(p, from: end - strokes, to: end, settled: settled, h) {
-                engaged = true   // until the head rests `maxHold`: a slow swing may go on past what looked like its end
+                engaged = true   // until the head rests: a slow swing may go on past what looked like its end
+                answerHold = (p[end].reached - p[end - strokes].left) / Double(strokes)
                 notBefore = p[end].left
                 return found
             }
@@ -368,6 +376,34 @@ struct SwingRecognizer: Sendable {
         guard b - a >= 4 else { return maxHold }
         let moving = (a + 1...b).reduce(0.0) { $0 + p[$1].reached - p[$1 - 1].left }
         return max(maxHold, pauseToStroke * moving / Double(b - a))
+    }
+
+    /// How long the head stayed at inner turning point `i`, timed at the swing's own pace at both ends: from
+    /// `reached` (it slowed below `paceShare` of the stroke that brought it there) to when it moved away at more
+    /// than `paceShare` of the mean speed of the stroke that took it on (on average from then until `left`),
+    /// rather than to `left` itself, the last moment it was within half the hysteresis of the extreme. The
+    /// smoothed jitter of a slow, small swing keeps it near an extreme a while after it has moved on (the
+    /// corners set's ±5° at 0.5 Hz, read at ±3.5° on clmtrackr: 0.6 s to `left` against strokes of 0.5 s, a
+    /// held look); a look held still is held until it moves away, at any pace. Never longer than `pause`.
+    static func pause(at i: Int, _ p: [TurningPoints.Point], _ h: History, _ value: (History.Entry) -> Double) -> Double {
+        let point = p[i], next = p[i + 1]
+        let moving = next.reached - point.left
+        guard moving > 0, point.left > point.reached else { return point.pause }
+        let speed = TurningPoints.paceShare * abs(next.value - point.value) / moving
+        let away = next.value > point.value ? 1.0 : -1.0
+        // The samples from `reached` to `left`, as how far the head was from the extreme, oldest first.
+        var k = h.count - 1
+        while k > 0, h[k].time > point.left { k -= 1 }
+        let last = k
+        while k > 0, h[k - 1].time >= point.reached { k -= 1 }
+        guard last > k else { return point.pause }
+        let atLeft = (value(h[last]) - point.value) * away
+        // The earliest moment from which it moved away at that speed on average until it left.
+        for j in k..<last {
+            let e = h[j]
+            if atLeft - (value(e) - point.value) * away >= speed * (h[last].time - e.time) { return e.time - point.reached }
+        }
+        return point.pause
     }
 
     /// Whether the head went on the same way through turning point `i` (it rested there, then moved on)
@@ -424,7 +460,7 @@ struct SwingRecognizer: Sendable {
             let size = abs(p[i].value - p[i - 1].value), duration = p[i].arrived - p[i - 1].left
             guard duration <= s.maxStroke, duration > 0 else { return nil }
             // A pause at a turning point inside the gesture is a held look, not a nod.
-            if i < b, p[i].pause > longestPause { return nil }
+            if i < b, Self.pause(at: i, p, h, value) > longestPause { return nil }
             // Inside a gesture every turning point turns back: a head that stopped and went on the same way
             // (a rest between two strokes) made one movement in two pieces, not a swing.
             if i < b, Self.wentOnTheSameWay(p, at: i) { return nil }

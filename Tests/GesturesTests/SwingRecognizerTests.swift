@@ -655,6 +655,79 @@ final class SwingRecognizerTests: XCTestCase {
         XCTAssertEqual(quick?.arrived ?? 0, 0.375, accuracy: 0.05)
     }
 
+    /// A pause inside a swing is timed at the swing's own pace at both ends, as it is reached: from slowing
+    /// below half the pace of the stroke that came to when it moves away at half the pace of the stroke that
+    /// goes. The smoothed jitter of a slow, small swing (±3° at 0.5 Hz) keeps it within half the hysteresis of
+    /// an extreme (`left`) a while after it moved on; a look held still is held as long either way.
+    func testASlowSmallSwingTurnsOverAtItsOwnPace() {
+        /// The inner turning points' pauses, at the swing's pace and as `left - reached`, of `pitch` at 30 fps,
+        /// smoothed as the engine smooths it.
+        func pauses(_ seconds: Double, _ pitch: (Double) -> Double) -> (paced: [Double], band: [Double]) {
+            var turns = TurningPoints(hysteresis: GestureSettings().nod.hysteresis)
+            var h = History(capacity: 900)
+            var smoother = Smoother(GestureSettings().smoothing)
+            for i in 0..<Int(seconds * 30) {
+                let t = Double(i) / 30, v = smoother.filter(pitch(t), at: t)
+                h.append(.init(time: t, yaw: 0, pitch: v, pointerX: 0, pointerY: 0, faceSize: 100, sightYaw: 0, sightPitch: v,
+                               eyesRight: nil, eyesUp: nil, cornerDrop: nil, rawPitch: v))
+                _ = turns.add(v, at: t)
+            }
+            let p = turns.points
+            guard p.count > 2 else { return ([], []) }
+            return ((1..<(p.count - 1)).map { SwingRecognizer.pause(at: $0, p, h) { $0.pitch } }, (1..<(p.count - 1)).map { p[$0].pause })
+        }
+        var paced = 0.0, band = 0.0
+        for seed in 1...10 {
+            var noise = SplitMix(state: UInt64(seed))
+            let swing = pauses(9) { t in t < 1 ? 0 : -3 * sin(2 * .pi * 0.5 * (t - 1)) + noise.gaussian(0.35) }
+            XCTAssertGreaterThanOrEqual(swing.paced.count, 5)
+            XCTAssertTrue(zip(swing.paced, swing.band).allSatisfy { $0 <= $1 + 1e-9 }, "never longer than to `left`")
+            paced += swing.paced.reduce(0, +); band += swing.band.reduce(0, +)
+        }
+        XCTAssertLessThan(paced, band, "at its own pace it has moved on sooner")
+        // Down 10° in 0.5 s, held 0.7 s, up past rest, held, and back: the hold at the bottom, at any pace.
+        let held = pauses(6) { t in
+            switch t {
+            case ..<1: return 0
+            case ..<1.5: return -20 * (t - 1)
+            case ..<2.2: return -10
+            case ..<2.7: return -10 + 40 * (t - 2.2)
+            case ..<3.4: return 10
+            case ..<3.9: return 10 - 20 * (t - 3.4)
+            default: return 0
+            }
+        }
+        XCTAssertGreaterThanOrEqual(held.paced.count, 1)
+        XCTAssertEqual(held.paced.first ?? 0, 0.7, accuracy: 0.15, "a held look is held")
+    }
+
+    /// Slow "yes" answers, four cycles at 0.5 Hz with their own jitter, each one nod. Small ones (±3° and
+    /// ±3.5°: how faces read the corners set's ±5°): most of them, since their pauses are timed at their own
+    /// pace (46 of 60 here; 30 timed to `left`: the rest of the misses are jitter splitting a stroke). Wider
+    /// ones (±8°): every one, and never two: an answer ends only when the head rests as long as one of its own
+    /// strokes (2 of these 30 were two nods when any rest of `max_hold`, 0.35 s, ended it).
+    func testSlowNodsWithJitterAreOneNodEach() {
+        func kinds(_ amplitude: Double, _ sigma: Double, seed: Int) -> [GestureKind] {
+            var noise = SplitMix(state: UInt64(seed))
+            var s = Stream()
+            s.fps = 30
+            s.rest(1.5)
+            s.add(8) { t in (0, -amplitude * sin(2 * .pi * 0.5 * t) + noise.gaussian(sigma)) }
+            s.rest(2)
+            return s.events().gestures.kinds()
+        }
+        var small = 0
+        for (amplitude, sigma) in [(3.0, 0.35), (3.5, 0.2)] {
+            for seed in 1...30 {
+                let k = kinds(amplitude, sigma, seed: seed)
+                XCTAssertTrue(k == [] || k == [.nod], "\(amplitude)° seed \(seed): \(k)")
+                if k == [.nod] { small += 1 }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(small, 42)
+        for seed in 1...30 { XCTAssertEqual(kinds(8, 0.35, seed: seed), [.nod], "8° seed \(seed)") }
+    }
+
     /// A small nod whose last stroke back to rest is shorter than the hysteresis: once the head has rested
     /// there, the top was a turning point and the nod is over. The pitch below is the rendered "small range"
     /// person's ±3° nod as Nodwire read it (smoothed, every frame at 30 fps): it came back 1.4° from its last
