@@ -223,7 +223,7 @@ struct SwingRecognizer: Sendable {
     /// two answers so), and its next strokes are the same answer; at rest a whole stroke's time, it is over.
     private var answerHold = 0.0
     /// A reported answer has come to rest, until `cameHome` is asked: a gesture ending at a rest (`settle`),
-    /// or a sustained one reported mid-motion once the head has rested `maxHold` after it.
+    /// or a sustained one reported mid-motion once the head has rested after it (`answerHold`).
     private var home = false
 
     /// Whether a reported answer has come to rest since the last call.
