@@ -23,6 +23,7 @@ private enum Floor {
     static let synthMaxFalseLooks = 0
     static let synthMaxWrongDirection = 0          // 1 until a look up/down had to agree with where the face moved (2026-11-24)
     static let synthMaxFalseInTalkingPerMinute = 0.0   // over 2.03 minutes of talking, expression and lean
+    static let synthMaxRepeated = 0                // nods and shakes reported again inside their own window (counted since 2026-11-25)
     static let synthMinFaceFraction = 0.994
     static let synthMaxMedianRmsYaw = 2.65         // median of the clips, 2026-11-23: 2.6 (2.39 at 0f308f3)
     static let synthMaxMedianRmsPitch = 2.15       // 2026-11-23: 2.1 (1.54 at 0f308f3, but clamped at −40° on other faces)
@@ -204,6 +205,7 @@ final class AccuracyFloorTests: XCTestCase {
         XCTAssertLessThanOrEqual(g.shake.falseEvents, Floor.synthMaxFalseShakes, "false shakes (report above)")
         XCTAssertLessThanOrEqual(g.look.falseEvents, Floor.synthMaxFalseLooks, "false looks (report above)")
         XCTAssertLessThanOrEqual(g.wrongDirection, Floor.synthMaxWrongDirection, "wrong-direction looks (report above)")
+        XCTAssertLessThanOrEqual(g.nod.repeated + g.shake.repeated, Floor.synthMaxRepeated, "answers reported twice (report above)")
         XCTAssertLessThanOrEqual(g.falseInTalkingPerMinute ?? 0, Floor.synthMaxFalseInTalkingPerMinute,
                                  "false nods and shakes a minute of talking (report above)")
         XCTAssertGreaterThanOrEqual(t.faceFraction, Floor.synthMinFaceFraction, "frames with a face (report above)")

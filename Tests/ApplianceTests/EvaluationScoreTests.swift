@@ -16,7 +16,8 @@ final class EvaluationScoreTests: XCTestCase {
     func testNodsAndShakesAreFoundMissedAndCountedApart() {
         let s = score([ev(.nod, 120), ev(.nod, 125), ev(.calibrated, 130), ev(.shake, 400)],
                       [seg(.nod, 100, 130), seg(.nod, 200, 230), seg(.shake, 300, 330), seg(.shake, 390, 420)])
-        XCTAssertEqual(s.nod, KindScore(segments: 2, found: 1, falseEvents: 0, missedAt: [200], falseAt: [], delays: [-10.0 / 30]))
+        XCTAssertEqual(s.nod, KindScore(segments: 2, found: 1, falseEvents: 0, missedAt: [200], falseAt: [], delays: [-10.0 / 30],
+                                        repeated: 1, repeatedAt: [125]))
         XCTAssertEqual(s.shake, KindScore(segments: 2, found: 1, falseEvents: 0, missedAt: [300], falseAt: [], delays: [-20.0 / 30]))
         XCTAssertEqual(s.nod.missed, 1)
         XCTAssertEqual(s.look, KindScore())
@@ -34,6 +35,20 @@ final class EvaluationScoreTests: XCTestCase {
         XCTAssertEqual(late.nod.delays, [], "past the window: a miss, no delay")
         XCTAssertNil(late.nod.medianDelay)
         XCTAssertEqual((s + late).nod.delays.count, 2, "totals keep every delay")
+    }
+
+    /// One answer reported twice is a second switch press for one "yes": counted apart from false events. An
+    /// event in the windows of two segments is the first of the later one when the earlier has its own.
+    func testAnAnswerReportedAgainInsideItsWindowIsRepeated() {
+        let s = score([ev(.nod, 120), ev(.nod, 140), ev(.nod, 143), ev(.shake, 305), ev(.shake, 310)],
+                      [seg(.nod, 100, 130), seg(.nod, 150, 170), seg(.shake, 300, 330)])
+        XCTAssertEqual(s.nod.found, 2)
+        XCTAssertEqual(s.nod.repeated, 1, "140 only in the first nod's window, after its first event; 143 in both, the second's first")
+        XCTAssertEqual(s.nod.repeatedAt, [140])
+        XCTAssertEqual(s.nod.falseEvents, 0)
+        XCTAssertEqual(s.shake.repeatedAt, [310])
+        XCTAssertEqual((s + s).nod.repeated, 2, "totals add them")
+        XCTAssertEqual(score([ev(.nod, 120)], [seg(.nod, 100, 130)]).nod.repeated, 0)
     }
 
     func testAnEventOfTheOtherKindNeitherFindsNorExcusesItself() {

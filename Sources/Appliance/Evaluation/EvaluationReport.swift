@@ -18,6 +18,8 @@ enum EvaluationReport {
         if !missed.isEmpty { line += "  missed " + missed.joined(separator: " ") }
         if !spurious.isEmpty { line += "  false " + spurious.joined(separator: " ") }
         if !g.wrongDirectionAt.isEmpty { line += "  wrong " + frames("look", g.wrongDirectionAt).joined(separator: " ") }
+        let repeated = frames("nod", g.nod.repeatedAt) + frames("shake", g.shake.repeatedAt)
+        if !repeated.isEmpty { line += "  repeated " + repeated.joined(separator: " ") }
         return line
     }
 
@@ -27,6 +29,7 @@ enum EvaluationReport {
             + " shake \(counts(g.shake)); look \(counts(g.look)), wrong direction \(g.wrongDirection);"
             + " false nod/shake in talking \(g.falseInTalking) in \(EventJSON.number(g.talkingMinutes, 2)) min"
             + (g.falseInTalkingPerMinute.map { " (\(EventJSON.number($0, 2))/min)" } ?? "")
+            + "; nods and shakes repeated \(g.nod.repeated + g.shake.repeated)"
         if let yaw = t.medianRmsYaw, let pitch = t.medianRmsPitch {
             line += "; pose rms yaw \(EventJSON.number(yaw, 1)) pitch \(EventJSON.number(pitch, 1)) (median of \(t.poseClips) clips)"
                 + ", worst cross-talk \(t.worstCrossTalk.map { EventJSON.number($0, 1) } ?? "-")"
@@ -82,14 +85,16 @@ enum EvaluationReport {
         if let wrong {
             f.append(("wrong_direction", "\(wrong.0)"))
         } else {
-            // Nods and shakes: how long after the labelled end they were reported (looks wait by design).
+            // Nods and shakes: reported again inside their windows, and how long after the labelled end they
+            // were reported (looks wait by design).
+            f.append(("repeated", "\(k.repeated)"))
             f.append(("delay_median", k.medianDelay.map { EventJSON.number($0, 3) } ?? "null"))
             f.append(("delay_worst", k.worstDelay.map { EventJSON.number($0, 3) } ?? "null"))
         }
         if at {
             f.append(("missed_at", list(k.missedAt)))
             f.append(("false_at", list(k.falseAt)))
-            if let frames = wrong?.1 { f.append(("wrong_direction_at", list(frames))) }
+            if let frames = wrong?.1 { f.append(("wrong_direction_at", list(frames))) } else { f.append(("repeated_at", list(k.repeatedAt))) }
         }
         return object(f)
     }

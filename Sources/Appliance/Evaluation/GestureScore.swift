@@ -12,6 +12,11 @@ struct KindScore: Equatable, Sendable {
     /// person waits after finishing (negative when a sustained answer is reported before it ends). Bounded by
     /// the window: an event later than `GestureScore.after` frames is a miss and a false event instead.
     var delays: [Double] = []
+    /// Nods and shakes: events of the kind inside a segment's window that are not the first in any: one answer
+    /// reported again (a second switch press for one "yes"). Not false events, which the score has always
+    /// counted outside every window; a person would count them against it all the same.
+    var repeated = 0
+    var repeatedAt: [Int] = []
 
     var missed: Int { segments - found }
     var medianDelay: Double? { delays.isEmpty ? nil : PoseScore.median(delays) }
@@ -19,7 +24,8 @@ struct KindScore: Equatable, Sendable {
 
     static func + (a: KindScore, b: KindScore) -> KindScore {
         KindScore(segments: a.segments + b.segments, found: a.found + b.found, falseEvents: a.falseEvents + b.falseEvents,
-                  missedAt: a.missedAt + b.missedAt, falseAt: a.falseAt + b.falseAt, delays: a.delays + b.delays)
+                  missedAt: a.missedAt + b.missedAt, falseAt: a.falseAt + b.falseAt, delays: a.delays + b.delays,
+                  repeated: a.repeated + b.repeated, repeatedAt: a.repeatedAt + b.repeatedAt)
     }
 }
 
@@ -60,18 +66,25 @@ struct GestureScore: Equatable, Sendable {
             let own = segments.filter { $0.label == label }
             let mine = events.filter { $0.kind == kind }
             var score = KindScore(segments: own.count)
+            var firsts = Set<Int>()   // indices into `mine` of the events that found a segment
             for s in own {
-                if let first = mine.first(where: { inWindow(s, $0.frame) }) {
+                if let i = mine.firstIndex(where: { inWindow(s, $0.frame) }) {
                     score.found += 1
-                    score.delays.append(Double(first.frame - s.end) / frameRate)
+                    score.delays.append(Double(mine[i].frame - s.end) / frameRate)
+                    firsts.insert(i)
                 } else {
                     score.missedAt.append(s.start)
                 }
             }
-            for e in mine where !own.contains(where: { inWindow($0, e.frame) }) {
-                score.falseEvents += 1
-                score.falseAt.append(e.frame)
-                if talking.contains(where: { $0.contains(e.frame) }) { falseInTalking += 1 }
+            for (i, e) in mine.enumerated() {
+                if !own.contains(where: { inWindow($0, e.frame) }) {
+                    score.falseEvents += 1
+                    score.falseAt.append(e.frame)
+                    if talking.contains(where: { $0.contains(e.frame) }) { falseInTalking += 1 }
+                } else if !firsts.contains(i) {
+                    score.repeated += 1
+                    score.repeatedAt.append(e.frame)
+                }
             }
             if kind == .nod { nod = score } else { shake = score }
         }
