@@ -11,8 +11,11 @@ another with rests between (amplitudes and rates varied by the seed, so each fac
   right (15°, dipping at its ends), a quick small "no" while talking, a slow wide "no" (0.8 Hz, 20°).
 Out of CI and tuning (scripts/synth-check.sh --stress renders it on the four dev faces).
 
-usage: humannods.py SYNTH_DIR PHOTO OUTDIR NAME [--seed N]
+usage: humannods.py SYNTH_DIR PHOTO OUTDIR NAME [--seed N] [--talk-scale S]
+  --talk-scale S   the talking's sways (yaw and pitch) times S (default 1): the renderer's talking sways a head
+                   ±5°, where the real clm_look talks within ±2° (0.4 makes calm talking)
 """
+import sys
 
 import numpy as np
 
@@ -56,6 +59,9 @@ def no(amp, hz, cycles, first, dip=0.12, decay=0.8):
 
 
 def main():
+    talk_scale = 1.0
+    if '--talk-scale' in sys.argv:
+        i = sys.argv.index('--talk-scale'); talk_scale = float(sys.argv[i + 1]); del sys.argv[i:i + 2]
     hs, photo, outdir, name, seed = synthclip.arguments()
     rng = np.random.default_rng(seed)
     vary = lambda x: x * rng.uniform(0.85, 1.15)
@@ -78,6 +84,7 @@ def main():
     n = sum(len(q[1]) for q in pieces)
     # The renderer's talking (and its slow wobble) over the whole clip, kept where the pieces talk.
     talking, _, _ = hs.script_to_tracks({'fps': FPS, 'steps': [{'talk': {'dur': n / FPS + 1}}]}, rng)
+    talking[:2] *= talk_scale
     still, _, _ = hs.script_to_tracks({'fps': FPS, 'steps': [{'rest': n / FPS + 1}]}, rng)
     tracks = np.zeros((5, n))
     labels, k = [], 0
