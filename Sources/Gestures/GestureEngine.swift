@@ -169,8 +169,7 @@ public struct GestureEngine: Sendable {
         let nodHome = nodRecognizer.cameHome(), shakeHome = shakeRecognizer.cameHome()
         if nodHome || shakeHome, let r = refiner, t < r.until { pendingHome = (now, t) }
         if let h = pendingHome {
-            let d = settings.drift.steadyRange
-            if abs(now.yaw - h.pose.yaw) > d || abs(now.pitch - h.pose.pitch) > d {
+            if !now.within(settings.drift.steadyRange, of: h.pose) {
                 pendingHome = nil
             } else if t - h.since >= settings.posture.recentreAfter {
                 pendingHome = nil
@@ -233,7 +232,7 @@ public struct GestureEngine: Sendable {
             state.neutral = neutral
             offset = Angles(yaw: now.yaw - neutral.yaw, pitch: now.pitch - neutral.pitch)
         }
-        if let a = steadyAnchor, abs(now.yaw - a.pose.yaw) <= settings.drift.steadyRange / 2, abs(now.pitch - a.pose.pitch) <= settings.drift.steadyRange / 2 {
+        if let a = steadyAnchor, now.within(settings.drift.steadyRange / 2, of: a.pose) {
             let hold = posture ? settings.posture.recentreAfter : settings.drift.recentreAfter
             if !inIdle, t - a.since >= hold {
                 return out + moveNeutral(to: now, reason: "recentre", refiner: nil, pose: pose, sample: sample)
@@ -437,11 +436,9 @@ public struct GestureEngine: Sendable {
     /// Degrees between the highest and lowest smoothed value of one axis since `time`.
     private func range(_ axis: KeyPath<History.Entry, Double>, since time: Double) -> Double {
         var lo = Double.infinity, hi = -Double.infinity
-        var i = history.count - 1
-        while i >= 0, history[i].time >= time {
+        for i in history.window(from: time, through: .infinity) {
             lo = min(lo, history[i][keyPath: axis])
             hi = max(hi, history[i][keyPath: axis])
-            i -= 1
         }
         return hi >= lo ? hi - lo : 0
     }

@@ -41,6 +41,16 @@ struct History: Sendable {
     }
 
     mutating func removeAll() { start = 0; count = 0 }
+
+    /// The indices of the entries from `start` through `end` (seconds, both included), oldest first. Looked for
+    /// from the newest: every window asked for is a recent one.
+    func window(from start: Double, through end: Double) -> Range<Int> {
+        var upper = count
+        while upper > 0, self[upper - 1].time > end { upper -= 1 }
+        var lower = upper
+        while lower > 0, self[lower - 1].time >= start { lower -= 1 }
+        return lower..<upper
+    }
 }
 
 /// The turning points of one axis, found with a hysteresis so sensor jitter is not a swing.
@@ -391,15 +401,12 @@ struct SwingRecognizer: Sendable {
         guard moving > 0, point.left > point.reached else { return point.pause }
         let speed = TurningPoints.paceShare * abs(next.value - point.value) / moving
         let away = next.value > point.value ? 1.0 : -1.0
-        // The samples from `reached` to `left`, as how far the head was from the extreme, oldest first.
-        var k = h.count - 1
-        while k > 0, h[k].time > point.left { k -= 1 }
-        let last = k
-        while k > 0, h[k - 1].time >= point.reached { k -= 1 }
-        guard last > k else { return point.pause }
+        // The samples from `reached` to `left`; how far the head was from the extreme at each.
+        let samples = h.window(from: point.reached, through: point.left)
+        guard samples.count > 1, let last = samples.last else { return point.pause }
         let atLeft = (value(h[last]) - point.value) * away
         // The earliest moment from which it moved away at that speed on average until it left.
-        for j in k..<last {
+        for j in samples.dropLast() {
             let e = h[j]
             if atLeft - (value(e) - point.value) * away >= speed * (h[last].time - e.time) { return e.time - point.reached }
         }
@@ -502,10 +509,8 @@ struct SwingRecognizer: Sendable {
         var olo = Double.infinity, ohi = -Double.infinity, travel = 0.0, origin: History.Entry?
         var vlo = Double.infinity, vhi = -Double.infinity, slo = Double.infinity, shi = -Double.infinity
         var carried = CarryFit(), cornered = LineFit()
-        for k in stride(from: h.count - 1, through: 0, by: -1) {
+        for k in h.window(from: p[a].left, through: p[b].arrived).reversed() {
             let e = h[k]
-            if e.time > p[b].arrived { continue }
-            if e.time < p[a].left { break }
             olo = min(olo, other(e)); ohi = max(ohi, other(e))
             vlo = min(vlo, value(e)); vhi = max(vhi, value(e)); slo = min(slo, sight(e)); shi = max(shi, sight(e))
             carried.add(turn: value(e), eyes: eyes(e), faceSize: e.faceSize)

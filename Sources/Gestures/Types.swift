@@ -90,6 +90,11 @@ public struct Angles: Sendable, Equatable {
     public var yaw: Double
     public var pitch: Double
     public init(yaw: Double, pitch: Double) { self.yaw = yaw; self.pitch = pitch }
+
+    /// Both angles within `degrees` of `other`'s: the head held there.
+    func within(_ degrees: Double, of other: Angles) -> Bool {
+        abs(yaw - other.yaw) <= degrees && abs(pitch - other.pitch) <= degrees
+    }
 }
 
 /// A value for each direction (the proportional speeds of a `move` event).
