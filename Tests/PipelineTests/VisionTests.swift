@@ -196,15 +196,39 @@ final class VisionTests: XCTestCase {
             for _ in 0..<HeadPoseEstimator.geometrySamples { _ = estimator.pose(Self.modelHead(yaw: 0, pitch: 0, drop: drop)) }
             XCTAssertEqual(estimator.rest?.drop ?? 0, drop, accuracy: 1e-6)
             for yaw in stride(from: -45.0, through: 45, by: 5) {
-                // Looking down, the nose base turns out of sight once (depth, drop) points along the line of
-                // sight: 90° − atan(drop / depth) (30° for the longest nose here). Up to 8° short of that, exact.
-                let deepest = 90 - atan2(drop, HeadPoseEstimator.noseDepth) * 180 / .pi - 8
+                // Looking down, (depth, drop) turns toward the line of sight and the nose's depth b shrinks; exact
+                // until b reaches the model's floor (`minDepthFraction`: 15° down for the longest nose here).
+                let depth = HeadPoseEstimator.noseDepth, r = (drop * drop + depth * depth).squareRoot()
+                let deepest = (acos(HeadPoseEstimator.minDepthFraction * depth / r) - atan2(drop, depth)) * 180 / .pi
                 for pitch in stride(from: -30.0, through: 30, by: 5) where pitch >= -deepest {
                     let pose = estimator.pose(Self.modelHead(yaw: yaw, pitch: pitch, drop: drop))
                     XCTAssertEqual(pose.yaw, yaw, accuracy: 0.5, "drop \(drop) yaw \(yaw) pitch \(pitch)")
                     XCTAssertEqual(pose.pitch, pitch, accuracy: 0.5, "drop \(drop) yaw \(yaw) pitch \(pitch)")
                 }
             }
+        }
+    }
+
+    /// A five-point nose base that drops further than the population's nose (the real clm_look's does: 0.20 eye
+    /// distances in a look down MediaPipe puts at 14°) reaches the head model's edge early. Past it the pitch
+    /// goes on down, never holding there (a deep nod would read as a hold at its bottom) or folding back.
+    func testANoseThatDropsFurtherThanTheModelsKeepsReadingDeeper() {
+        let drop = 0.61
+        var estimator = HeadPoseEstimator(imageWidth: 640, imageHeight: 480, focalLength: 1e9, mirrored: false)
+        for _ in 0..<HeadPoseEstimator.geometrySamples { _ = estimator.pose(Self.modelHead(yaw: 0, pitch: 0, drop: drop, depth: 0.9)) }
+        var last = 0.0, beyondReach = 0
+        for step in 1...16 {
+            let pitch = estimator.pose(Self.modelHead(yaw: 0, pitch: -2.5 * Double(step), drop: drop, depth: 0.9)).pitch
+            XCTAssertLessThan(pitch, last - 1.5, "true \(-2.5 * Double(step))°: read \(pitch)° after \(last)°")
+            if pitch < -35 { beyondReach += 1 }
+            last = pitch
+        }
+        XCTAssertGreaterThanOrEqual(beyondReach, 8, "half the dip lies past the model's reach for this face")
+        // Nor does a small turn held through the dip swell into a large one there (at the old floor of 0.2 depths
+        // a 5° turn read 28° at 20° down: the jitter of a real nod's bottom became a shake in the making).
+        for pitch in stride(from: -10.0, through: -40, by: -5) {
+            let yaw = estimator.pose(Self.modelHead(yaw: 5, pitch: pitch, drop: drop, depth: 0.9)).yaw
+            XCTAssertLessThan(abs(yaw), 15, "a 5° turn at \(pitch)° down")
         }
     }
 

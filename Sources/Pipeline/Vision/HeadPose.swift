@@ -57,9 +57,14 @@ public struct HeadPoseEstimator: Sendable {
     public static let typicalDrop = 0.66
     /// Frames of a newly found face whose median gives its own `drop` (a third of a second at 25-30 fps).
     public static let geometrySamples = 9
-    /// Smallest `b` (the nose's depth after pitching) the solve accepts, as a fraction of `noseDepth`: beyond
-    /// it the nose base turns out of sight (pitch past ~35° down) and the pose holds its extreme, never folds.
-    static let minDepthFraction = 0.2
+    /// Smallest `b` (the nose's depth after pitching) the model is solved for, as a fraction of `noseDepth`. Near
+    /// where the nose base would turn out of sight the model's pitch grows at 1/b a unit of the nose's drop (and
+    /// yaw at 1/b a unit of its sideways shift), without limit; the five-point nose base of a real face drops
+    /// further than the population's nose (the real clm_look's reaches `b` = 0.1 at ~14° down by MediaPipe), so
+    /// the model would read a deep nod's bottom as a hold at its reach and amplify its jitter into turns. Past
+    /// half the level head's depth (twice a level head's rate), the pitch goes on at a level head's rate (1/depth)
+    /// and yaw at that floor: never held, never folded. Rendered faces get there only in ±30° nods (docs/vision.md).
+    static let minDepthFraction = 0.5
 
     public var imageWidth: Int
     public var imageHeight: Int
@@ -109,13 +114,14 @@ public struct HeadPoseEstimator: Sendable {
             sinSquared = x2 / (x2 + r2)   // nose on the eye line: all of r is depth
         }
         var yaw = (o.along < 0 ? -1.0 : 1.0) * asin(sinSquared.squareRoot())
-        var a = o.across * cos(yaw)
-        var b = (max(0, r2 - a * a)).squareRoot()
+        let a = o.across * cos(yaw)
+        let b = (max(0, r2 - a * a)).squareRoot()
         if b < floor {
-            // Past where the nose base turns out of sight (or noise beyond the model): hold the extreme.
-            b = floor
-            yaw = atan(o.along / b)
-            a = (r2 - b * b).squareRoot() * (o.across < 0 ? -1 : 1)
+            // Past the floor (`minDepthFraction`): on at a level head's rate, never held, never folded.
+            yaw = atan(o.along / floor)
+            let reach = (r2 - floor * floor).squareRoot(), side = o.across < 0 ? -1.0 : 1.0
+            let beyond = max(0, abs(o.across * cos(yaw)) - reach)
+            return (yaw, side * (atan2(reach, floor) + beyond / depth) - atan2(drop, depth))
         }
         return (yaw, atan2(a, b) - atan2(drop, depth))
     }
