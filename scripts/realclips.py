@@ -76,7 +76,9 @@ def convert(video, out):
 
 
 def main():
-    if len(sys.argv) >= 6 and sys.argv[1] == 'fetch':
+    if sys.argv[1:2] == ['fetch']:
+        if len(sys.argv) < 6:
+            raise SystemExit(__doc__)
         return fetch(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     if len(sys.argv) < 3:
         raise SystemExit(__doc__)

@@ -60,7 +60,7 @@ public struct HeadPoseEstimator: Sendable {
     /// Smallest `b` (the nose's depth after pitching) the model is solved for, as a fraction of `noseDepth`. Near
     /// where the nose base would turn out of sight the model's pitch grows at 1/b a unit of the nose's drop (and
     /// yaw at 1/b a unit of its sideways shift), without limit; the five-point nose base of a real face drops
-    /// further than the population's nose (the real clm_look's reaches `b` = 0.1 at ~14° down by MediaPipe), so
+    /// further than the population's nose (the real clm_look's reached `b` = 0.1 at ~14° down by MediaPipe), so
     /// the model would read a deep nod's bottom as a hold at its reach and amplify its jitter into turns. Past
     /// half the level head's depth (twice a level head's rate), the pitch goes on at a level head's rate (1/depth)
     /// and yaw at that floor: never held, never folded. Rendered faces get there only in ±30° nods (docs/vision.md).
