@@ -58,6 +58,24 @@ def no(amp, hz, cycles, first, dip=0.12, decay=0.8):
     return yaw, pitch
 
 
+def lay(pieces, still, talking=None):
+    """The renderer's tracks and a label a frame for PIECES, (label, yaw, pitch, talking on top) one after another:
+    each piece's yaw and pitch laid on the renderer's still head (or its talking one), the face carried down
+    with the pitch as a neck pivot carries it."""
+    n = sum(len(q[1]) for q in pieces)
+    tracks, labels, k = np.zeros((5, n)), [], 0
+    for label, y, p, on_talk in pieces:
+        m = len(y)
+        base = talking if on_talk else still
+        tracks[:, k:k + m] = base[:, k:k + m]
+        tracks[0, k:k + m] += y
+        tracks[1, k:k + m] += p
+        tracks[4, k:k + m] += -CARRY_DOWN * p
+        labels += [label] * m
+        k += m
+    return tracks, labels
+
+
 def main():
     talk_scale = 1.0
     if '--talk-scale' in sys.argv:
@@ -86,17 +104,7 @@ def main():
     talking, _, _ = hs.script_to_tracks({'fps': FPS, 'steps': [{'talk': {'dur': n / FPS + 1}}]}, rng)
     talking[:2] *= talk_scale
     still, _, _ = hs.script_to_tracks({'fps': FPS, 'steps': [{'rest': n / FPS + 1}]}, rng)
-    tracks = np.zeros((5, n))
-    labels, k = [], 0
-    for label, y, p, on_talk in pieces:
-        m = len(y)
-        base = talking if on_talk else still
-        tracks[:, k:k + m] = base[:, k:k + m]
-        tracks[0, k:k + m] += y
-        tracks[1, k:k + m] += p
-        tracks[4, k:k + m] += -CARRY_DOWN * p
-        labels += [label] * m
-        k += m
+    tracks, labels = lay(pieces, still, talking)
     synthclip.write(hs, photo, outdir, name, tracks, labels, FPS, rng, 'humannods', seed, 130)
 
 

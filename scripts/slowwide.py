@@ -14,7 +14,7 @@ usage: slowwide.py SYNTH_DIR PHOTO OUTDIR NAME [--seed N]
 
 import numpy as np
 
-import humannods  # beside this script: the dips and how far a nod carries the face down
+import humannods  # beside this script: the dips, and laying them on the renderer's head
 import synthclip
 
 FPS = 30
@@ -24,9 +24,9 @@ def main():
     hs, photo, outdir, name, seed = synthclip.arguments()
     rng = np.random.default_rng(seed)
     vary = lambda x: x * rng.uniform(0.9, 1.1)
-    pieces = []
-    rest = lambda s: pieces.append(('none', np.zeros(int(s * FPS))))
-    nod = lambda p: pieces.append(('nod', p))
+    pieces = []   # (label, yaw, pitch, talking on top), as humannods.lay takes them
+    rest = lambda s: pieces.append(('none', np.zeros(int(s * FPS)), np.zeros(int(s * FPS)), False))
+    nod = lambda p: pieces.append(('nod', np.zeros(len(p)), p, False))
     rest(1.5)
     nod(humannods.dips(vary(20), vary(0.6), 3, rng)); rest(1.8)
     nod(humannods.dips(vary(25), vary(0.5), 2, rng)); rest(1.8)
@@ -35,16 +35,9 @@ def main():
     nod(humannods.dips(vary(18), vary(0.8), 2, rng, top_stay=0.3)); rest(1.8)
     nod(humannods.dips(vary(22), vary(0.6), 1, rng, bottom_stay=0.2)); rest(1.8)
 
-    n = sum(len(p) for _, p in pieces)
+    n = sum(len(q[1]) for q in pieces)
     still, _, _ = hs.script_to_tracks({'fps': FPS, 'steps': [{'rest': n / FPS + 1}]}, rng)
-    tracks, labels, k = np.zeros((5, n)), [], 0
-    for label, p in pieces:
-        m = len(p)
-        tracks[:, k:k + m] = still[:, k:k + m]
-        tracks[1, k:k + m] += p
-        tracks[4, k:k + m] += -humannods.CARRY_DOWN * p
-        labels += [label] * m
-        k += m
+    tracks, labels = humannods.lay(pieces, still)
     synthclip.write(hs, photo, outdir, name, tracks, labels, FPS, rng, 'slowwide', seed, 130)
 
 

@@ -8,12 +8,7 @@ import XCTest
 /// second of the recording, as real time would see it, so these run at full speed.
 final class ReplayBudgetTests: XCTestCase {
     private func replay(_ clip: String, budget: BudgetSettings) throws -> (events: [GestureEvent], summary: Replay.Summary) {
-        var s = NodwireConfig()
-        s.vision.modelPath = ReplayTests.model
-        var out: [GestureEvent] = []
-        let summary = try Replay(file: "\(ReplayTests.root)/.build-fixtures/\(clip)", settings: s,
-                                 processor: try FaceProcessor(settings: s.vision), budget: budget).run { out.append($0) }
-        return (out, summary)
+        try ReplayTests.replay("\(ReplayTests.root)/.build-fixtures/\(clip)", budget: budget)
     }
 
     /// With room in the budget a 25 fps clip is processed at the active 15 fps, and the looks are still seen.
@@ -55,8 +50,7 @@ final class ReplayBudgetTests: XCTestCase {
         var frame = reader.makeFrame()
         for _ in 0..<75 { guard try reader.next(into: &frame) else { break }; try writer.write(frame) }
         writer.close()
-        var s = NodwireConfig()
-        s.vision.modelPath = ReplayTests.model
+        var s = ReplayTests.withModel()
         s.budget.cpuPercent = 400
         s.budget.activeRate = 15
         let summary = try Replay(file: cut, settings: s, processor: try FaceProcessor(settings: s.vision), budget: s.budget)

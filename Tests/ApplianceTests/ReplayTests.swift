@@ -19,12 +19,14 @@ final class ReplayTests: XCTestCase {
         return s
     }
 
-    /// The whole pipeline on the recording at `path`, every frame, as `nodwire replay` runs it: its events and summary.
-    static func replay(_ path: String, settings: NodwireConfig = NodwireConfig()) throws -> (events: [GestureEvent], summary: Replay.Summary) {
+    /// The whole pipeline on the recording at `path`, as `nodwire replay` runs it (every frame, or governed by
+    /// `budget` as `--budget` does): its events and summary.
+    static func replay(_ path: String, settings: NodwireConfig = NodwireConfig(),
+                       budget: BudgetSettings? = nil) throws -> (events: [GestureEvent], summary: Replay.Summary) {
         let s = withModel(settings)
         let processor = try FaceProcessor(settings: s.vision)
         var out: [GestureEvent] = []
-        let summary = try Replay(file: path, settings: s, processor: processor).run { out.append($0) }
+        let summary = try Replay(file: path, settings: s, processor: processor, budget: budget).run { out.append($0) }
         return (out, summary)
     }
 
