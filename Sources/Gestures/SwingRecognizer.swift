@@ -452,6 +452,19 @@ struct SwingRecognizer: Sendable {
             && out <= largest && back <= largest
     }
 
+    /// A single "yes" or "no" under way when the face was found (a person nodding or shaking as they come into
+    /// view, or found a moment before they answer: the nod recogniser watches from the end of the warm-up, so
+    /// a nod begun in it is seen from mid-stroke): it counts when all of it was seen but where it set off. Its
+    /// out-stroke was seen in part, going the way a nod sets off (down; a shake either way), then a full
+    /// stroke through and past the start, then the head came back to rest in the middle of that stroke
+    /// (`settled`, judged in `check`). Three strokes: seen only from its turning point (out-and-back, two), it
+    /// is a head raised from looking down as much as a nod, and is not taken. docs/gestures.md "A single answer
+    /// as the face is found".
+    private func singleSeenWhole(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool) -> Bool {
+        guard settled, b - a == 3 else { return false }
+        return axis == .yaw || p[a + 1].value < p[a].value
+    }
+
     /// Whether the strokes between turning points `a` and `b` are a gesture.
     private func check(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool, _ h: History) -> Found? {
         let s = settings
@@ -484,8 +497,10 @@ struct SwingRecognizer: Sendable {
         guard duration > 0, Double(strokes) / (2 * duration) <= s.maxRate else { return nil }
         if strokes < 4 {
             // A single out-and-back sets off from a rest (the head was still there `settle`): a deliberate
-            // "yes" or "no" does; talking's dips and sways set off from the last one.
-            guard s.single, range >= s.singleRange, p[a].rested(s.settle) else { return nil }
+            // "yes" or "no" does; talking's dips and sways set off from the last one. Or it was under way when
+            // the face was found and is seen whole but for where it set off (`singleSeenWhole`).
+            guard s.single, range >= s.singleRange,
+                  p[a].rested(s.settle) || (seenFromMidStroke && singleSeenWhole(p, from: a, to: b, settled: settled)) else { return nil }
         }
         // A "yes" goes down from where the head rested before it (by more than the pose's jitter: the pitch
         // of a face whose nose hides its base reads small dips). A head tipped back and returning does not (a

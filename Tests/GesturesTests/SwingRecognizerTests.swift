@@ -47,6 +47,48 @@ final class SwingRecognizerTests: XCTestCase {
         }
     }
 
+    /// One "yes" made as the face is found (a person nods as they come into view, or a moment after): the nod
+    /// recogniser watches from the end of the warm-up, so the nod's way down is seen from mid-stroke and where
+    /// the head rested before it never is. Seen whole but for that, it counts (the dev gesture clips started
+    /// 0.2-0.5 s before their single nod: 0 of 4 each time before, and a `look` up at its top). Found so late
+    /// that the warm-up ends at the bottom of the dip, it is not taken (`singleSeenWhole`).
+    func testASingleNodBegunAsTheFaceIsFoundCounts() {
+        let warmup = GestureSettings().calibration.warmup
+        for lead in [0.1, warmup * 0.6] {
+            var s = Stream()
+            s.rest(lead)
+            s.nod(amplitude: 8, period: 1.4, cycles: 1)
+            s.rest(1.5)
+            let e = s.events()
+            XCTAssertEqual(e.of(.nod).count, 1, "lead \(lead): \(e)")
+            XCTAssertTrue(e.of(.shake).isEmpty && e.of(.look).isEmpty && e.of(.lookStart).isEmpty, "lead \(lead): \(e)")
+        }
+    }
+
+    /// Seen from mid-stroke, a single swing is a nod only if it was on its way down: a head first seen tipping
+    /// up, then down and back to the middle is tossed up, not nodding (a "no" in places, or a look up).
+    func testASingleSwingSeenFromMidStrokeGoingUpIsNotANod() {
+        var s = Stream()
+        s.rest(0.15)
+        s.nod(amplitude: -8, period: 1.4, cycles: 1)
+        s.rest(1.5)
+        XCTAssertTrue(s.events().of(.nod).isEmpty, "\(s.events())")
+    }
+
+    /// One "no" under way when the face is found: out to one side (seen in part), across to the other, back to
+    /// the middle. The dev set's single shake from its first frame: 0 of 4 before, 3 of 4 after.
+    func testASingleShakeUnderWayWhenTheFaceIsFoundCounts() {
+        for phase in [0.05, 0.15] {
+            var s = Stream()
+            let period = 1.2
+            s.add((1 - phase) * period) { t in (20 * sin(2 * .pi * (t / period + phase)), 0) }
+            s.rest(1.5)
+            let e = s.events()
+            XCTAssertEqual(e.of(.shake).count, 1, "phase \(phase): \(e)")
+            XCTAssertTrue(e.of(.nod).isEmpty, "phase \(phase): \(e)")
+        }
+    }
+
     /// A look up held while talking: the talk's sways go on about the look's level, then the head comes back
     /// down to rest. Its inner strokes swing about one centre, but the strokes out and back are far bigger than
     /// them: no nod (a rendered talker looking up 15° gave a three-cycle "nod" before).
