@@ -8,7 +8,9 @@ usage: realclips.py fetch VIDEODIR DISTDIR DISTFILE MEMBER[=NAME]...
        realclips.py OUTDIR VIDEO...
            decodes each video to the luma-only YUV4MPEG2 clip `nodwire evaluate` reads (Cmono, its own size and
            frame rate) as OUTDIR/NAME.y4m, NAME being the video's file name without its extension; a clip
-           already there is kept"""
+           already there is kept
+       realclips.py still CLIP.y4m FRAME OUT.pgm
+           frame FRAME (from 0) of a clip made so, as a greyscale photo the synth renderer takes (scripts/synthfaces.sh)"""
 import json
 import os
 import re
@@ -75,7 +77,22 @@ def convert(video, out):
     print(f'{os.path.basename(out)}: {frames} frames at {float(rate):.3f} fps', file=sys.stderr)
 
 
+def still(clip, index, out):
+    with open(clip, 'rb') as f:
+        header = f.readline().split()
+        w = int(next(h for h in header if h.startswith(b'W'))[1:])
+        h = int(next(h for h in header if h.startswith(b'H'))[1:])
+        for _ in range(index + 1):
+            if not f.readline().startswith(b'FRAME'):
+                raise SystemExit(f'realclips: {clip} has no frame {index}')
+            luma = f.read(w * h)   # the clips are Cmono: one plane a frame
+    with open(out, 'wb') as f:
+        f.write(b'P5\n%d %d\n255\n' % (w, h) + luma)
+
+
 def main():
+    if sys.argv[1:2] == ['still'] and len(sys.argv) == 5:
+        return still(sys.argv[2], int(sys.argv[3]), sys.argv[4])
     if sys.argv[1:2] == ['fetch']:
         if len(sys.argv) < 6:
             raise SystemExit(__doc__)
