@@ -263,6 +263,9 @@ struct SwingRecognizer: Sendable {
         return abs(c.value - last.value) >= max(settings.minAmplitude, 2 * settings.hysteresis) || engaged
     }
 
+    /// True when the head has rested `settle` since its last extreme on this axis (or has not moved at all).
+    var isAtRest: Bool { turns.direction == 0 }
+
     private func value(_ e: History.Entry) -> Double { axis == .yaw ? e.yaw : e.pitch }
     private func other(_ e: History.Entry) -> Double { axis == .yaw ? e.pitch : e.yaw }
     private func sight(_ e: History.Entry) -> Double { axis == .yaw ? e.sightYaw : e.sightPitch }
@@ -465,10 +468,27 @@ struct SwingRecognizer: Sendable {
         return axis == .yaw || p[a + 1].value < p[a].value
     }
 
+    /// Whether a single out-and-back (`a` to `b - 1`) came home past where it set off and sank back to it from
+    /// there (`b`): the stroke into `b - 1` crossed that level and went past it by at most `tolerance` of
+    /// itself, and `b` lies between that overshoot and home (or within `jitter`, half the hysteresis, beyond
+    /// home), a whole hysteresis back from the overshoot (a turning point of its own, not a short return: "A
+    /// small nod's last stroke"). A head coming up out of a dip carries on a little above where it rested, as
+    /// an arm does past its mark, and sinks back: the real clm_look's dip reads 1.4-2° past his rest, and the
+    /// small stroke back from it failed `min_symmetry` against the 22° dip (a `look` down instead of a nod); on
+    /// pose streams shaped so, 15% past, 43 of 120 single "yes"es of 12-30° at 0.6-1.5 Hz were found. The
+    /// overshoot is where the gesture's strokes end; where the head then rests is still held to
+    /// `return_tolerance`. A talker's dip that rebounds and swings back through home (a damped sway) is not
+    /// sinking back. docs/gestures.md "Home past the rest".
+    static func settledBackFromPast(_ p: [TurningPoints.Point], from a: Int, to b: Int, tolerance: Double, jitter: Double) -> Bool {
+        guard b - a == 3 else { return false }
+        let home = p[a].value, past = p[b - 1].value - home, before = p[b - 2].value - home, rest = p[b].value - home
+        return past * before < 0 && abs(past) <= tolerance * abs(p[b - 1].value - p[b - 2].value)
+            && abs(rest) < abs(past) && (rest * past >= 0 || abs(rest) <= jitter) && abs(past - rest) >= 2 * jitter
+    }
+
     /// Whether the strokes between turning points `a` and `b` are a gesture.
     private func check(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool, _ h: History) -> Found? {
         let s = settings
-        let strokes = b - a
         guard p[a].left >= notBefore, p[a].left - unseenBefore >= s.contrastWindow else { return nil }
         var smallest = Double.infinity, largest = 0.0, total = 0.0, lo = p[a].value, hi = lo
         let longestPause = Self.longestPause(p, from: a, to: b, maxHold: s.maxHold)
@@ -476,14 +496,17 @@ struct SwingRecognizer: Sendable {
         // size to judge (a shake from the first frame: docs/gestures.md "A face first seen mid-sentence"), and
         // where it began is not known: a settled one must come back to the middle of its swing instead.
         let seenFromMidStroke = a == 0 && watchingBeganMidStroke(p)
-        for i in (a + 1)...b {
+        // Its strokes end at `last`: the rest, or where the head came home past it before settling back.
+        let last = settled && !seenFromMidStroke && Self.settledBackFromPast(p, from: a, to: b, tolerance: s.returnTolerance, jitter: s.hysteresis / 2) ? b - 1 : b
+        let strokes = last - a
+        for i in (a + 1)...last {
             let size = abs(p[i].value - p[i - 1].value), duration = p[i].arrived - p[i - 1].left
             guard duration <= s.maxStroke, duration > 0 else { return nil }
             // A pause at a turning point inside the gesture is a held look, not a nod.
-            if i < b, Self.pause(at: i, p, h, value) > longestPause { return nil }
+            if i < last, Self.pause(at: i, p, h, value) > longestPause { return nil }
             // Inside a gesture every turning point turns back: a head that stopped and went on the same way
             // (a rest between two strokes) made one movement in two pieces, not a swing.
-            if i < b, Self.wentOnTheSameWay(p, at: i) { return nil }
+            if i < last, Self.wentOnTheSameWay(p, at: i) { return nil }
             lo = min(lo, p[i].value); hi = max(hi, p[i].value)
             if i == a + 1, seenFromMidStroke { continue }
             // A full stroke (side to side) covers `minAmplitude`; the first and the last may be half strokes
@@ -492,8 +515,9 @@ struct SwingRecognizer: Sendable {
             smallest = min(smallest, size); largest = max(largest, size); total += size
         }
         let range = hi - lo, mean = total / Double(seenFromMidStroke ? strokes - 1 : strokes)
-        guard smallest >= s.minSymmetry * largest || swingsAboutOneCentreOutOfAnOffRest(p, from: a, to: b, settled: settled) else { return nil }
-        let duration = p[b].arrived - p[a].left
+        guard smallest >= s.minSymmetry * largest
+                || swingsAboutOneCentreOutOfAnOffRest(p, from: a, to: last, settled: settled && last == b) else { return nil }
+        let duration = p[last].arrived - p[a].left
         guard duration > 0, Double(strokes) / (2 * duration) <= s.maxRate else { return nil }
         if strokes < 4 {
             // A single out-and-back sets off from a rest (the head was still there `settle`): a deliberate

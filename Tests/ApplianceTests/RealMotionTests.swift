@@ -41,6 +41,16 @@ final class RealMotionTests: XCTestCase {
         XCTAssertEqual(nod.map(\.kind), [.nod], "\(nod)")
     }
 
+    /// One real dip after a still moment, quickened twofold and threefold: a single "yes". Coming back up he
+    /// carries on 1.4-2° above his rest and sinks back to it, and that small stroke back failed `min_symmetry`
+    /// against the 22° dip: each was a `look` down before (docs/gestures.md "Home past the rest").
+    func testASingleRealDipIsANod() throws {
+        for step in [2, 3] {
+            let nod = try Self.gestures(Self.replay(Self.still + Self.still + Self.dip(step) + Self.still + Self.still), from: 80)
+            XCTAssertEqual(nod.map(\.kind), [.nod], "every \(step) frames: \(nod)")
+        }
+    }
+
     /// One turn right and left is two looks, not a "no" (`shake.single_range` 36°: he covers 33°).
     func testARealTurnOneWayAndTheOtherIsNotAShake() throws {
         let turned = try Self.gestures(Self.replay(Self.still + Self.turn(2) + Self.still), from: 40)

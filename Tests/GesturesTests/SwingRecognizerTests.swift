@@ -65,6 +65,30 @@ final class SwingRecognizerTests: XCTestCase {
         }
     }
 
+    /// A "yes" as people make it: down quickly, back up more slowly and on a little past where it rested (15-30%
+    /// of the dip), then sinking back to rest. On a real face that overshoot reads as a turning point of its
+    /// own, and its small stroke back failed `min_symmetry` against the dip: none of these 8 was a nod before (most
+    /// gave a `look` down instead). Each is one nod now, judged where it turns back from past its rest.
+    func testASingleNodThatComesHomePastItsRestCounts() {
+        for (amplitude, hz) in [(20.0, 1.0), (20.0, 0.8), (30.0, 0.8), (12.0, 1.5)] {
+            for overshoot in [0.15, 0.3] {
+                var rng = SplitMix(state: 4242)
+                var s = Stream()
+                s.fps = 30
+                s.rest(1.5)
+                let down = 0.4 / hz, up = 0.6 / hz, past = overshoot * amplitude
+                func jitter() -> Double { rng.gaussian(0.3) }
+                s.add(down) { t in (jitter(), -amplitude * (1 - cos(.pi * t / down)) / 2 + jitter()) }
+                s.add(up) { t in (jitter(), -amplitude + (amplitude + past) * (1 - cos(.pi * t / up)) / 2 + jitter()) }
+                s.add(0.3) { t in (jitter(), past * (1 + cos(.pi * t / 0.3)) / 2 + jitter()) }
+                s.rest(1.5)
+                let e = s.events(), what = "\(amplitude)° at \(hz) Hz, \(overshoot) past"
+                XCTAssertEqual(e.of(.nod).count, 1, "\(what): \(e.map(\.kind))")
+                XCTAssertTrue(e.of(.shake).isEmpty, "\(what): \(e.map(\.kind))")
+            }
+        }
+    }
+
     /// Seen from mid-stroke, a single swing is a nod only if it was on its way down: a head first seen tipping
     /// up, then down and back to the middle is tossed up, not nodding (a "no" in places, or a look up).
     func testASingleSwingSeenFromMidStrokeGoingUpIsNotANod() {
