@@ -263,9 +263,6 @@ struct SwingRecognizer: Sendable {
         return abs(c.value - last.value) >= max(settings.minAmplitude, 2 * settings.hysteresis) || engaged
     }
 
-    /// True when the head has rested `settle` since its last extreme on this axis (or has not moved at all).
-    var isAtRest: Bool { turns.direction == 0 }
-
     private func value(_ e: History.Entry) -> Double { axis == .yaw ? e.yaw : e.pitch }
     private func other(_ e: History.Entry) -> Double { axis == .yaw ? e.pitch : e.yaw }
     private func sight(_ e: History.Entry) -> Double { axis == .yaw ? e.sightYaw : e.sightPitch }
@@ -497,7 +494,9 @@ struct SwingRecognizer: Sendable {
         // where it began is not known: a settled one must come back to the middle of its swing instead.
         let seenFromMidStroke = a == 0 && watchingBeganMidStroke(p)
         // Its strokes end at `last`: the rest, or where the head came home past it before settling back.
-        let last = settled && !seenFromMidStroke && Self.settledBackFromPast(p, from: a, to: b, tolerance: s.returnTolerance, jitter: s.hysteresis / 2) ? b - 1 : b
+        let homePast = settled && !seenFromMidStroke
+            && Self.settledBackFromPast(p, from: a, to: b, tolerance: s.returnTolerance, jitter: s.hysteresis / 2)
+        let last = homePast ? b - 1 : b
         let strokes = last - a
         for i in (a + 1)...last {
             let size = abs(p[i].value - p[i - 1].value), duration = p[i].arrived - p[i - 1].left
