@@ -44,7 +44,8 @@ final class RealMotionTests: XCTestCase {
     /// One real dip after a still moment, at his own speed (1.6 s) and quickened twofold and threefold: a single
     /// "yes". Coming back up he carries on 1.4-2° above his rest and sinks back to it, and that small stroke back
     /// failed `min_symmetry` against the 22° dip: before, nothing at his own speed and a `look` down quickened
-    /// (docs/gestures.md "Home past the rest"). His whole look down, held 0.7 s at the bottom, stays a look.
+    /// (docs/gestures.md "Home past the rest"); straight out of his talking, nothing before either. His whole look
+    /// down, held 0.7 s at the bottom, stays a look.
     func testASingleRealDipIsANod() throws {
         for step in [1, 2, 3] {
             let nod = try Self.gestures(Self.replay(Self.still + Self.still + Self.dip(step) + Self.still + Self.still), from: 80)
@@ -52,6 +53,9 @@ final class RealMotionTests: XCTestCase {
         }
         let look = try Self.gestures(Self.replay(Self.still + Self.still + Array(165...220) + Self.still + Self.still), from: 80)
         XCTAssertEqual(look.map(\.kind), [.lookStart], "\(look)")
+        // Straight out of his talking, at his own speed: nothing before.
+        let out = try Self.gestures(Self.replay(Self.talking + Self.dip(1) + Self.still + Self.still), from: 107)
+        XCTAssertEqual(out.map(\.kind), [.nod], "out of talking: \(out)")
     }
 
     /// One turn right and left is two looks, not a "no" (`shake.single_range` 36°: he covers 33°).
