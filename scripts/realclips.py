@@ -78,16 +78,13 @@ def convert(video, out):
 
 
 def still(clip, index, out):
-    with open(clip, 'rb') as f:
-        header = f.readline().split()
-        w = int(next(h for h in header if h.startswith(b'W'))[1:])
-        h = int(next(h for h in header if h.startswith(b'H'))[1:])
-        for _ in range(index + 1):
-            if not f.readline().startswith(b'FRAME'):
-                raise SystemExit(f'realclips: {clip} has no frame {index}')
-            luma = f.read(w * h)   # the clips are Cmono: one plane a frame
+    from degrade import Clip   # beside this script: the y4m reader the degraded sets use (needs NumPy and OpenCV)
+    c = Clip(clip)
+    luma = next((y for i, y in enumerate(c.frames()) if i == index), None)
+    if luma is None:
+        raise SystemExit(f'realclips: {clip} has no frame {index}')
     with open(out, 'wb') as f:
-        f.write(b'P5\n%d %d\n255\n' % (w, h) + luma)
+        f.write(b'P5\n%d %d\n255\n' % (c.W, c.H) + luma.tobytes())
 
 
 def main():
