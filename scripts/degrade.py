@@ -9,13 +9,15 @@ A clip is NAME.y4m (YUV4MPEG2, 8 bit, Cmono or 4:2:0/4:2:2/4:4:4; only the luma 
 written) with NAME.labels.json ({"segments": [{"label", "start", "end"}]}, 0-based inclusive frames) and
 optionally NAME.pose.csv (a header line, then frame,yaw,pitch,...) beside it. Every operation reads each
 clip of SRC and writes the degraded clip to DST under the same name, with its labels and pose copied
-(renumbered by `rate`, which drops frames).
+(renumbered by `rate` and `quicken`, which drop frames).
 
 Needs numpy and opencv; the synth renderer's venv has both:
     ~/.cache/headsynth-venv/bin/python scripts/degrade.py OP SRC DST [options]
 
 Operations (defaults in brackets):
   rate      keep every STEP-th frame [2: 15 fps from 30]; labels and pose renumbered, fps header divided
+  quicken   play FACTOR times as fast [2], the fps header kept: the frame nearest behind each k x FACTOR;
+            labels and pose renumbered (a livelier person: real talking quickened)
   scale     resize by FACTOR [0.5: half size] (area filter, sides rounded down to even)
   dim       grey levels x GAIN [0.3], rounded, through a lookup table ("dimmed to 0.3")
   webcam    grey levels x GAIN, gaussian noise of sigma NOISE, then a JPEG round trip at QUALITY
@@ -46,6 +48,7 @@ the end; wobble/occlude copy a Cmono input's header unchanged; letterbox keeps o
 import argparse
 import glob
 import json
+import math
 import os
 import shutil
 import sys
@@ -111,30 +114,6 @@ def copy_sidecars(src, dst, name):
             shutil.copy(f'{src}/{name}{ext}', f'{dst}/{name}{ext}')
 
 
-def renumber_sidecars(src, dst, name, step):
-    """Labels and pose of every STEP-th frame, frame k becoming k // step."""
-    if os.path.exists(f'{src}/{name}.labels.json'):
-        lab = json.load(open(f'{src}/{name}.labels.json'))
-        for s in lab['segments']:
-            s['start'] = (s['start'] + step - 1) // step
-            s['end'] = s['end'] // step
-        lab['segments'] = [s for s in lab['segments'] if s['end'] >= s['start']]
-        with open(f'{dst}/{name}.labels.json', 'w') as o:
-            json.dump(lab, o)
-    p = f'{src}/{name}.pose.csv'
-    if os.path.exists(p):
-        rows = open(p).read().splitlines()
-        out = [rows[0]]
-        for r in rows[1:]:
-            a = r.split(',')
-            fr = int(a[0])
-            if fr % step == 0:
-                a[0] = str(fr // step)
-                out.append(','.join(a))
-        with open(f'{dst}/{name}.pose.csv', 'w') as o:
-            o.write('\n'.join(out) + '\n')
-
-
 def op_rate(clip, out, a, state):
     step, scale = a.step, a.factor
     W, H = clip.W, clip.H
@@ -148,6 +127,45 @@ def op_rate(clip, out, a, state):
             out.write(b'FRAME\n')
             out.write(img.tobytes())
     return f'{nw} {nh}'
+
+
+def quickened(n, factor):
+    """Source frame of each output frame k: the one nearest behind k x FACTOR."""
+    return [int(k * factor) for k in range(int((n - 1) / factor) + 1)]
+
+
+def op_quicken(clip, out, a, state):
+    out.write(clip.header_kept())
+    wanted, k = None, 0
+    for i, img in enumerate(clip.frames()):
+        if wanted is None or i == wanted:
+            out.write(b'FRAME\n')
+            out.write(img.tobytes())
+            k += 1
+            wanted = int(k * a.factor)
+
+
+def renumber_sidecars(src, dst, name, factor):
+    """Labels and pose of a clip whose frame k is source frame int(k x FACTOR) (`quickened`): every STEP-th
+    frame for `rate`, a clip played FACTOR times as fast for `quicken`."""
+    if os.path.exists(f'{src}/{name}.labels.json'):
+        lab = json.load(open(f'{src}/{name}.labels.json'))
+        for s in lab['segments']:
+            s['start'] = math.ceil(s['start'] / factor)
+            s['end'] = math.ceil((s['end'] + 1) / factor) - 1
+        lab['segments'] = [s for s in lab['segments'] if s['end'] >= s['start']]
+        with open(f'{dst}/{name}.labels.json', 'w') as o:
+            json.dump(lab, o)
+    p = f'{src}/{name}.pose.csv'
+    if os.path.exists(p):
+        rows = open(p).read().splitlines()
+        frames = {int(r.split(',')[0]): r for r in rows[1:]}
+        out = [rows[0]]
+        for k, fr in enumerate(quickened(max(frames) + 1 if frames else 0, factor)):
+            if fr in frames:
+                out.append(','.join([str(k)] + frames[fr].split(',')[1:]))
+        with open(f'{dst}/{name}.pose.csv', 'w') as o:
+            o.write('\n'.join(out) + '\n')
 
 
 def op_dim(clip, out, a, state):
@@ -286,9 +304,18 @@ def run(a):
             note = a.op(clip, out, a, state)
         if a.op is op_rate:
             renumber_sidecars(a.src, a.dst, name, a.step)
+        elif a.op is op_quicken:
+            renumber_sidecars(a.src, a.dst, name, a.factor)
         else:
             copy_sidecars(a.src, a.dst, name)
         print(name, note or '', flush=True)
+
+
+def faster(s):
+    f = float(s)
+    if not f >= 1:
+        raise argparse.ArgumentTypeError(f'{s}: a factor of at least 1 (a clip can be quickened, not slowed)')
+    return f
 
 
 def span(s):
@@ -313,6 +340,8 @@ def main():
     s = op('rate', op_rate, 'keep every STEP-th frame (labels and pose renumbered)')
     s.add_argument('--step', type=int, default=2, help='keep frames 0, STEP, 2 STEP, ... (default 2)')
     s.add_argument('--factor', type=float, default=1.0, help='also scale by this (default 1)')
+    s = op('quicken', op_quicken, 'play FACTOR times as fast, the fps header kept (labels and pose renumbered)')
+    s.add_argument('--factor', type=faster, default=2.0, help='at least 1 (default 2)')
     s = op('scale', op_rate, 'resize by FACTOR (area filter, sides rounded down to even)')
     s.add_argument('--factor', type=float, default=0.5, help='default 0.5')
     s.add_argument('--step', type=int, default=1, help='also keep only every STEP-th frame (default 1)')

@@ -462,12 +462,19 @@ struct SwingRecognizer: Sendable {
     /// as the face is found".
     private func singleSeenWhole(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool) -> Bool {
         guard settled, b - a == 3 else { return false }
-        return axis == .yaw || p[a + 1].value < p[a].value
+        return setsOffAsAnAnswer(p, from: a)
+    }
+
+    /// Whether the stroke out of turning point `a` goes the way an answer sets off: a "yes" down, a "no"
+    /// either way. A head tossed up is not a "yes", however it comes back.
+    private func setsOffAsAnAnswer(_ p: [TurningPoints.Point], from a: Int) -> Bool {
+        axis == .yaw || p[a + 1].value < p[a].value
     }
 
     /// Whether a single out-and-back (`a` to `b - 1`) came home past where it set off and sank back to it from
-    /// there (`b`): the stroke into `b - 1` crossed that level and went past it by at most `tolerance` of
-    /// itself, and `b` lies between that overshoot and home (or within `jitter`, half the hysteresis, beyond
+    /// there (`b`): the stroke into `b - 1` crossed that level and went past it by at most `tolerance` of the
+    /// out-stroke (the overshoot does not widen its own allowance: a talker's slow tip down and up, quickened,
+    /// came up past its start by half its dip), and `b` lies between that overshoot and home (or within `jitter`, half the hysteresis, beyond
     /// home), a whole hysteresis back from the overshoot (a turning point of its own, not a short return: "A
     /// small nod's last stroke"). A head coming up out of a dip carries on a little above where it rested, as
     /// an arm does past its mark, and sinks back: the real clm_look's dip reads 1.4-2° past his rest, and the
@@ -479,7 +486,7 @@ struct SwingRecognizer: Sendable {
     static func settledBackFromPast(_ p: [TurningPoints.Point], from a: Int, to b: Int, tolerance: Double, jitter: Double) -> Bool {
         guard b - a == 3 else { return false }
         let home = p[a].value, past = p[b - 1].value - home, before = p[b - 2].value - home, rest = p[b].value - home
-        return past * before < 0 && abs(past) <= tolerance * abs(p[b - 1].value - p[b - 2].value)
+        return past * before < 0 && abs(past) <= tolerance * abs(before)
             && abs(rest) < abs(past) && (rest * past >= 0 || abs(rest) <= jitter) && abs(past - rest) >= 2 * jitter
     }
 
@@ -494,7 +501,7 @@ struct SwingRecognizer: Sendable {
         // where it began is not known: a settled one must come back to the middle of its swing instead.
         let seenFromMidStroke = a == 0 && watchingBeganMidStroke(p)
         // Its strokes end at `last`: the rest, or where the head came home past it before settling back.
-        let homePast = settled && !seenFromMidStroke
+        let homePast = settled && !seenFromMidStroke && setsOffAsAnAnswer(p, from: a)
             && Self.settledBackFromPast(p, from: a, to: b, tolerance: s.returnTolerance, jitter: s.hysteresis / 2)
         let last = homePast ? b - 1 : b
         let strokes = last - a

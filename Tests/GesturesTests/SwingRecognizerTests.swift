@@ -89,6 +89,28 @@ final class SwingRecognizerTests: XCTestCase {
         }
     }
 
+    /// What "home past the rest" does not excuse. A head tossed up that comes back down past where it rested
+    /// and sinks back has not nodded, whatever the overshoot looks like (a real talker's tip up and down,
+    /// played twice as fast, was a "yes"); nor has a dip whose way home carries on past the start by half the
+    /// dip: the overshoot is held to `return_tolerance` of the dip, not of the stroke it enlarges.
+    func testHomePastTheRestIsOnlyAModestOvershootOfADip() {
+        // (out to, home past to, sinking back by), the timing of the quickened talker's tip down and up.
+        for (first, past, back) in [(12.0, -3.5, 2.0), (-10.0, 5.2, 2.2)] {
+            var rng = SplitMix(state: 777)
+            var s = Stream()
+            s.fps = 30
+            s.rest(1.5)
+            func jitter() -> Double { rng.gaussian(0.3) }
+            let rest = past - back * (past < 0 ? -1 : 1)
+            s.add(0.55) { t in (jitter(), first * (1 - cos(.pi * t / 0.55)) / 2 + jitter()) }
+            s.add(0.8) { t in (jitter(), first + (past - first) * (1 - cos(.pi * t / 0.8)) / 2 + jitter()) }
+            s.add(0.2) { t in (jitter(), past + (rest - past) * (1 - cos(.pi * t / 0.2)) / 2 + jitter()) }
+            s.rest(1.5, pitch: rest)
+            let e = s.events(), what = "out to \(first)°, home past to \(past)°"
+            XCTAssertTrue(e.of(.nod).isEmpty, "\(what): \(e.map(\.kind))")
+        }
+    }
+
     /// Seen from mid-stroke, a single swing is a nod only if it was on its way down: a head first seen tipping
     /// up, then down and back to the middle is tossed up, not nodding (a "no" in places, or a look up).
     func testASingleSwingSeenFromMidStrokeGoingUpIsNotANod() {
