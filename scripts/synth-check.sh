@@ -18,9 +18,9 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 synth=${SYNTH_TOOLS:-$(dirname "$repo")/shared/synth}
-venv=${VENV:-$HOME/.cache/headsynth-venv}
-[ -f "$synth/headsynth.py" ] || { echo "synth-check: no renderer at $synth (set SYNTH_TOOLS)" >&2; exit 66; }
-[ -x "$venv/bin/python" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q mediapipe==0.10.14 opencv-python-headless scipy; }
+source "$repo/scripts/pyenv.sh"
+need_renderer synth-check
+clips_python
 
 # render SCRIPTS OUT SEED FACE...: every script in SCRIPTS on each face (the seed goes up by one a face).
 render() {

@@ -18,7 +18,7 @@ fit_clips=$(( ${#fit_people[@]} * 2 ))
 labelled() { find "$dev/" -maxdepth 1 -name '*.labels.json' 2>/dev/null | wc -l; }
 fit_labelled() { find "$dev/fit/" -maxdepth 1 -name '*.labels.json' 2>/dev/null | wc -l; }
 render_fit() {
-    local venv=${VENV:-$HOME/.cache/headsynth-venv} person face name seed kind
+    local person face name seed kind
     mkdir -p "$dev/fit"
     for person in "${fit_people[@]}"; do
         set -- $person
@@ -41,7 +41,9 @@ fi
 echo "synth-dev: rendering the dev set into $dev: about 10 minutes, and the first time a Python venv" \
      "in ${VENV:-$HOME/.cache/headsynth-venv}" >&2
 mkdir -p "$dev"
-OUT="$dev" "$synth/render-dev.sh" >&2
+source "$repo/scripts/pyenv.sh"
+clips_python >&2
+OUT="$dev" VENV="$venv" "$synth/render-dev.sh" >&2
 render_fit >&2
 if [ "$(labelled)" -lt "$clips" ] || [ "$(fit_labelled)" -lt "$fit_clips" ]; then
     # render-dev.sh skips any NAME.y4m already there, so a clip cut short stays unfinished until removed.

@@ -12,11 +12,11 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 synth=${SYNTH_TOOLS:-$(dirname "$repo")/shared/synth}
-venv=${VENV:-$HOME/.cache/headsynth-venv}
+source "$repo/scripts/pyenv.sh"
 clips=${REALCLIPS_DIR:-$HOME/.cache/nodwire/realclips}/clips
 out=${SYNTHFACES_DIR:-$HOME/.cache/nodwire/synth-faces}
-[ -f "$synth/headsynth.py" ] || { echo "synthfaces: no renderer at $synth (set SYNTH_TOOLS)" >&2; exit 66; }
-[ -x "$venv/bin/python" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q mediapipe==0.10.14 opencv-python-headless scipy; }
+need_renderer synthfaces
+clips_python
 mkdir -p "$out/stills"
 
 # CLIP FRAME: the face's clip and the frame of it where the five landmarks read it nearest to facing the camera
