@@ -490,6 +490,21 @@ struct SwingRecognizer: Sendable {
             && abs(rest) < abs(past) && (rest * past >= 0 || abs(rest) <= jitter) && abs(past - rest) >= 2 * jitter
     }
 
+    /// Whether a settled single "yes" (`a + 1` to `b`) set off from a rest at `a` with a wind-up: a lift the
+    /// other way first, of at most `tolerance` of the dip that follows (both measured from the rest). A head
+    /// about to nod often lifts a little first, as a hand draws back before it knocks; the wind-up's top is no
+    /// rest, so the single did not set off from one, and against the dip the small lift failed `min_symmetry`:
+    /// the real clm_look's own dip played backwards (down in 0.64 s, up in 0.9 s, a 2.5° lift before it, which
+    /// played forwards is the overshoot of "Home past the rest") was a `look` down in 20 of 24 plays.
+    /// Where the head then rests is held to `return_tolerance` of the rest it set off from, and the lift to
+    /// the pause of any turning point inside a gesture. Nods only: a "no" sets off either way, so a small
+    /// first stroke is its own first half-stroke. docs/gestures.md "A wind-up".
+    private func woundUpFromRest(_ p: [TurningPoints.Point], from a: Int, to b: Int, tolerance: Double) -> Bool {
+        guard axis == .pitch, b - a == 3, p[a].rested(settings.settle) else { return false }
+        let rest = p[a].value, lift = p[a + 1].value - rest, dip = p[a + 2].value - rest
+        return lift > 0 && dip < 0 && lift <= tolerance * -dip
+    }
+
     /// Whether the strokes between turning points `a` and `b` are a gesture.
     private func check(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool, _ h: History) -> Found? {
         let s = settings
@@ -504,6 +519,9 @@ struct SwingRecognizer: Sendable {
         let homePast = settled && !seenFromMidStroke && setsOffAsAnAnswer(p, from: a)
             && Self.settledBackFromPast(p, from: a, to: b, tolerance: s.returnTolerance, jitter: s.hysteresis / 2)
         let last = homePast ? b - 1 : b
+        // And begin at `a + 1` when the head, resting at `a`, first lifted a little the other way.
+        let windUp = settled && !seenFromMidStroke && !homePast
+            && woundUpFromRest(p, from: a, to: b, tolerance: s.returnTolerance)
         let strokes = last - a
         for i in (a + 1)...last {
             let size = abs(p[i].value - p[i - 1].value), duration = p[i].arrived - p[i - 1].left
@@ -514,13 +532,13 @@ struct SwingRecognizer: Sendable {
             // (a rest between two strokes) made one movement in two pieces, not a swing.
             if i < last, Self.wentOnTheSameWay(p, at: i) { return nil }
             lo = min(lo, p[i].value); hi = max(hi, p[i].value)
-            if i == a + 1, seenFromMidStroke { continue }
+            if i == a + 1, seenFromMidStroke || windUp { continue }
             // A full stroke (side to side) covers `minAmplitude`; the first and the last may be half strokes
             // (out from rest, back to rest), so half of it will do for them.
             guard size >= (i == a + 1 || i == b ? s.minAmplitude / 2 : s.minAmplitude) else { return nil }
             smallest = min(smallest, size); largest = max(largest, size); total += size
         }
-        let range = hi - lo, mean = total / Double(seenFromMidStroke ? strokes - 1 : strokes)
+        let range = hi - lo, mean = total / Double(seenFromMidStroke || windUp ? strokes - 1 : strokes)
         guard smallest >= s.minSymmetry * largest
                 || swingsAboutOneCentreOutOfAnOffRest(p, from: a, to: last, settled: settled && last == b) else { return nil }
         let duration = p[last].arrived - p[a].left

@@ -58,6 +58,14 @@ final class RealMotionTests: XCTestCase {
         XCTAssertEqual(out.map(\.kind), [.nod], "out of talking: \(out)")
     }
 
+    /// His dip played backwards, threefold quickened, once after a still moment: the overshoot that ends it played
+    /// forwards becomes a 2.5° lift before it (a wind-up), then down fast and up slower, as people often nod. A
+    /// `look` down before the wind-up rule (docs/gestures.md "A wind-up"), a nod with it.
+    func testARealDipWithAWindUpIsANod() throws {
+        let nod = try Self.gestures(Self.replay(Self.still + Self.still + Self.dip(3).reversed() + Self.still + Self.still), from: 80)
+        XCTAssertEqual(nod.map(\.kind), [.nod], "\(nod)")
+    }
+
     /// One turn right and left is two looks, not a "no" (`shake.single_range` 36°: he covers 33°).
     func testARealTurnOneWayAndTheOtherIsNotAShake() throws {
         let turned = try Self.gestures(Self.replay(Self.still + Self.turn(2) + Self.still), from: 40)

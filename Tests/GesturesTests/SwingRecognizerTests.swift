@@ -111,6 +111,27 @@ final class SwingRecognizerTests: XCTestCase {
         }
     }
 
+    /// A head about to nod often lifts a little first. A single dip with such a wind-up from a rest (the real
+    /// clm_look's dip played backwards: a 2.5° lift, down 22° in 0.64 s, up in 0.9 s) is a nod; a lift as big
+    /// as a look up before a dip is not a wind-up, and that swing is not a "yes".
+    func testASingleNodWithAWindUpCounts() {
+        for (lift, dip, hz) in [(2.5, 22.0, 0.65), (2.5, 14.0, 1.0), (3.0, 18.0, 0.8), (6.0, 12.0, 0.8)] {
+            var rng = SplitMix(state: 99)
+            var s = Stream()
+            s.fps = 30
+            s.rest(1.5)
+            func jitter() -> Double { rng.gaussian(0.3) }
+            let down = 0.4 / hz, up = 0.6 / hz
+            s.add(0.3) { t in (jitter(), lift * (1 - cos(.pi * t / 0.3)) / 2 + jitter()) }
+            s.add(down) { t in (jitter(), lift - (lift + dip) * (1 - cos(.pi * t / down)) / 2 + jitter()) }
+            s.add(up) { t in (jitter(), -dip * (1 + cos(.pi * t / up)) / 2 + jitter()) }
+            s.rest(1.5)
+            let e = s.events(), what = "\(lift)° up, then \(dip)° down at \(hz) Hz"
+            XCTAssertEqual(e.of(.nod).count, lift <= 0.35 * dip ? 1 : 0, "\(what): \(e.map(\.kind))")
+            XCTAssertTrue(e.of(.shake).isEmpty, "\(what): \(e.map(\.kind))")
+        }
+    }
+
     /// Seen from mid-stroke, a single swing is a nod only if it was on its way down: a head first seen tipping
     /// up, then down and back to the middle is tossed up, not nodding (a "no" in places, or a look up).
     func testASingleSwingSeenFromMidStrokeGoingUpIsNotANod() {
