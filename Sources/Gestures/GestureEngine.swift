@@ -64,9 +64,10 @@ public struct GestureEngine: Sendable {
     private var shakeRecognizer: SwingRecognizer
     /// How this face's eye corners follow its pitch (`HeadPose.cornerDrop` against pitch, both as measured) over
     /// everything seen of it facing the camera within `cornerFitMaxYaw`, and within the look thresholds of its
-    /// neutral (once known), where nods are made: what a nod's are judged against. Out in a wide look the five
-    /// points read the pitch compressed and the corners follow it more steeply; a face that had looked about
-    /// widely first, fitted over those too, had a small quick nod rejected.
+    /// neutral (once known), where nods are made: what a nod's are judged against, as it stood before the nod
+    /// (each `History` sample keeps it). Out in a wide look the five points read the pitch compressed and the
+    /// corners follow it more steeply; a face that had looked about widely first, fitted over those too, had a
+    /// small quick nod rejected.
     private var faceCorners = LineFit()
     /// Degrees of turn from the line of sight beyond which a sample does not go into `faceCorners`: a turn moves
     /// the eye corners too (18° of yaw moved them as much as 11° of pitch on the real clm_look).
@@ -135,14 +136,15 @@ public struct GestureEngine: Sendable {
         let dt = lastTime.map { max(0, t - $0) } ?? 0
         lastTime = t
         let now = Angles(yaw: yawFilter.filter(pose.yaw, at: t), pitch: pitchFilter.filter(pose.pitch, at: t))
+        if let c = pose.cornerDrop, abs(pose.sightYaw) <= Self.cornerFitMaxYaw, withinLookThresholds(now) { faceCorners.add(x: pose.pitch, y: c) }
         history.append(.init(time: t, yaw: now.yaw, pitch: now.pitch, pointerX: pose.pointerX, pointerY: pose.pointerY, faceSize: pose.faceSize,
                              sightYaw: sightYawFilter.filter(pose.sightYaw, at: t), sightPitch: sightPitchFilter.filter(pose.sightPitch, at: t),
-                             eyesRight: pose.eyesRight, eyesUp: pose.eyesUp, cornerDrop: pose.cornerDrop, rawPitch: pose.pitch))
-        if let c = pose.cornerDrop, abs(pose.sightYaw) <= Self.cornerFitMaxYaw, withinLookThresholds(now) { faceCorners.add(x: pose.pitch, y: c) }
+                             eyesRight: pose.eyesRight, eyesUp: pose.eyesUp, cornerDrop: pose.cornerDrop, rawPitch: pose.pitch,
+                             faceCorners: faceCorners))
 
         // Nods and shakes: from the first second a face is seen, calibrated or not.
         if t >= warmupUntil {
-            let nod = nodRecognizer.update(history, motionUnseenBefore: motionUnseenBefore, faceCorners: faceCorners)
+            let nod = nodRecognizer.update(history, motionUnseenBefore: motionUnseenBefore)
             let shake = shakeRecognizer.update(history, motionUnseenBefore: motionUnseenBefore)
             if let found = nod ?? shake {
                 // One gesture at a time: the other axis's strokes so far cannot be part of another.

@@ -17,6 +17,8 @@ struct History: Sendable {
         /// (smoothing one and not the other would make the smoothed one lag behind in a quick nod).
         var cornerDrop: Double?
         var rawPitch: Double
+        /// How the face's eye corners had followed its pitch up to this sample (`GestureEngine.faceCorners`).
+        var faceCorners = LineFit()
     }
 
     private var ring: [Entry]
@@ -225,8 +227,6 @@ struct SwingRecognizer: Sendable {
     private var notBefore = -Double.infinity
     /// Before this the face's motion was not seen (it was lost): a gesture begins a `contrastWindow` after it.
     private var unseenBefore = -Double.infinity
-    /// How this face's eye corners follow its pitch (fitted by `GestureEngine`): what a nod's are judged against.
-    private var faceCorners: LineFit?
     /// How long the head must rest to end the answer under way, when that is longer than `maxHold`: one of the
     /// reported gesture's strokes (their mean, from leaving a turning point to reaching the next). A slow,
     /// jittery swing lingers near an extreme longer than `maxHold` now and then (±8° at 0.5 Hz: 2 in 30 were
@@ -286,26 +286,25 @@ struct SwingRecognizer: Sendable {
 
     /// How much of a nod's pitch the eye corners must follow, against how they follow this face's pitch in
     /// general: the slope of `HeadPose.cornerDrop` against pitch over the nod (allowing for its standard error)
-    /// over the face's own slope (`GestureEngine.faceCorners`). A head turning as one piece gives 1: the rendered nods
-    /// of every set gave 0.83-1.88 (median 1.01), down to 0.80 at half size. Pitch is read from the base of the
-    /// nose, just above the lip: a lip raised or a nose wrinkled while talking moves it, not the eye corners.
-    /// Four fifths: what the nose adds on its own may be at most half the size of the turn (1 / (1 + 0.5²) of
-    /// the variance). Nods of faces changing shape on a moving head gave 0.51-0.77. docs/gestures.md "A nod
-    /// read from the nose alone".
+    /// over the face's own slope as it stood before the nod (`faceCorners(for:)`). A head turning as one piece
+    /// gives 1: the rendered nods of every set gave 0.83-1.88 (median 1.01), down to 0.80 at half size. Pitch
+    /// is read from the base of the nose, just above the lip: a lip raised or a nose wrinkled while talking
+    /// moves it, not the eye corners. Four fifths: what the nose adds on its own may be at most half the size of
+    /// the turn (1 / (1 + 0.5²) of the variance). Nods of faces changing shape on a moving head gave 0.51-0.77.
+    /// docs/gestures.md "A nod read from the nose alone", "A wind-up".
     static let minCornerShare = 0.8
     /// The rule above judges only a face whose eye corners visibly follow its pitch: their correlation over
-    /// what is fitted of it at least this. A face seen too little, or whose nose base hides behind its tip
-    /// (the rendered astronaut: its pitch hardly follows its nods), is not judged so.
+    /// what is fitted of it (before the nod) at least this. A face seen too little, or only still before its
+    /// nod, or whose nose base hides behind its tip (the rendered astronaut: its pitch hardly follows its
+    /// nods), is not judged so.
     static let minFaceCornerCorrelation = 0.5
 
     /// Takes the newest sample (already appended to `history`); returns a gesture that it completes.
     /// `motionUnseenBefore`: the face was lost until then (a face back after a short loss): the rule that a
     /// gesture stands out from the `contrastWindow` before it cannot be judged on motion nobody saw, so a
     /// gesture must begin that long after it.
-    /// `faceCorners`: how this face's eye corners follow its pitch (nil: nods are not judged on them).
-    mutating func update(_ history: History, motionUnseenBefore: Double = -.infinity, faceCorners: LineFit? = nil) -> Found? {
+    mutating func update(_ history: History, motionUnseenBefore: Double = -.infinity) -> Found? {
         unseenBefore = motionUnseenBefore
-        self.faceCorners = faceCorners
         guard history.count > 0 else { return nil }
         let newest = history[history.count - 1]
         let t = newest.time
@@ -505,6 +504,28 @@ struct SwingRecognizer: Sendable {
         return lift > 0 && dip < 0 && lift <= tolerance * -dip
     }
 
+    /// How the face's eye corners followed its pitch before `start`: a nod is judged against what the face did
+    /// before it, not against a fit the nod itself is part of. A face seen for a few seconds has a fit made
+    /// mostly of its first nod, which then follows it at about 1 whatever it is (a nose moving alone too); the
+    /// same real dip played forwards and backwards read 0.98-1.95 and 0.68-0.90 so. Nil when the history does
+    /// not reach back before it.
+    static func faceCorners(before start: Double, _ h: History) -> LineFit? {
+        let w = h.window(from: start, through: .infinity)
+        return w.lowerBound > 0 ? h[w.lowerBound - 1].faceCorners : nil
+    }
+
+    /// The face fit a nod that began at `start` is judged against: the one from before it once the face had
+    /// been watched `contrastWindow` by then; a face found less than that before it has no before to speak of,
+    /// and its fit so far, the nod included, is all there is (nine frames at the end of a talk correlated at
+    /// 0.95 with a slope 1.6 times the face's; judged without its corners, talkers' faces changing shape in
+    /// their first seconds gave two false nods more).
+    private func faceCorners(for start: Double, _ h: History) -> LineFit? {
+        guard let seen = turns.firstSample, start - seen >= settings.contrastWindow else {
+            return h.count > 0 ? h[h.count - 1].faceCorners : nil
+        }
+        return Self.faceCorners(before: start, h)
+    }
+
     /// Whether the strokes between turning points `a` and `b` are a gesture.
     private func check(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool, _ h: History) -> Found? {
         let s = settings
@@ -589,8 +610,8 @@ struct SwingRecognizer: Sendable {
         guard travel <= maxTranslation else { return nil }
         if vlo <= vhi { guard shi - slo >= Self.minSightShare * (vhi - vlo) else { return nil } }
         if let carry = carried.faceWidthsPerRadian { guard carry >= Self.minCarry else { return nil } }
-        if let face = faceCorners, let faceSlope = face.slope, let r = face.correlation, r >= Self.minFaceCornerCorrelation,
-           let own = cornered.slope, let error = cornered.slopeError {
+        if let face = faceCorners(for: p[a].left, h), let faceSlope = face.slope, let r = face.correlation,
+           r >= Self.minFaceCornerCorrelation, let own = cornered.slope, let error = cornered.slopeError {
             guard own + error >= Self.minCornerShare * faceSlope else { return nil }
         }
         return Found(cycles: max(1, strokes / 2))

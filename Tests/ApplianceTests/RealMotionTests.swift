@@ -58,12 +58,15 @@ final class RealMotionTests: XCTestCase {
         XCTAssertEqual(out.map(\.kind), [.nod], "out of talking: \(out)")
     }
 
-    /// His dip played backwards, threefold quickened, once after a still moment: the overshoot that ends it played
+    /// His dip played backwards, once after a still moment or out of his talking: the overshoot that ends it played
     /// forwards becomes a 2.5° lift before it (a wind-up), then down fast and up slower, as people often nod. A
-    /// `look` down before the wind-up rule (docs/gestures.md "A wind-up"), a nod with it.
+    /// `look` down before the wind-up rule (docs/gestures.md "A wind-up"), and at his own speed and twofold out of
+    /// talking still one until a nod was judged against the face's eye corners as they were before it.
     func testARealDipWithAWindUpIsANod() throws {
-        let nod = try Self.gestures(Self.replay(Self.still + Self.still + Self.dip(3).reversed() + Self.still + Self.still), from: 80)
-        XCTAssertEqual(nod.map(\.kind), [.nod], "\(nod)")
+        for (lead, step) in [(Self.still + Self.still, 1), (Self.still + Self.still, 3), (Self.talking, 2)] {
+            let nod = try Self.gestures(Self.replay(lead + Self.dip(step).reversed() + Self.still + Self.still), from: lead.count)
+            XCTAssertEqual(nod.map(\.kind), [.nod], "every \(step) frames after \(lead.count) frames: \(nod)")
+        }
     }
 
     /// One turn right and left is two looks, not a "no" (`shake.single_range` 36°: he covers 33°).
