@@ -514,16 +514,18 @@ struct SwingRecognizer: Sendable {
         return w.lowerBound > 0 ? h[w.lowerBound - 1].faceCorners : nil
     }
 
-    /// The face fit a nod that began at `start` is judged against: the one from before it once the face had
-    /// been watched `contrastWindow` by then; a face found less than that before it has no before to speak of,
-    /// and its fit so far, the nod included, is all there is (nine frames at the end of a talk correlated at
-    /// 0.95 with a slope 1.6 times the face's; judged without its corners, talkers' faces changing shape in
-    /// their first seconds gave two false nods more).
-    private func faceCorners(for start: Double, _ h: History) -> LineFit? {
-        guard let seen = turns.firstSample, start - seen >= settings.contrastWindow else {
-            return h.count > 0 ? h[h.count - 1].faceCorners : nil
-        }
-        return Self.faceCorners(before: start, h)
+    /// The face fit a nod that began at `start` (fitted over `samples` of its own) is judged against: the one
+    /// from before it, once the face had been watched `contrastWindow` by then and that fit holds at least as
+    /// many samples as the nod (a reference no less sure than what it judges: the tail of a nod the face was
+    /// found in, 25 samples, read a slope 1.4 times the next nod's and lost it). Otherwise the fit so far,
+    /// the nod included, is all there is: judged against nine frames from the end of a talk, the check set's nod
+    /// straight out of talking was lost on three clips; not judged at all, talkers' faces changing shape in
+    /// their first seconds gave two false nods more.
+    private func faceCorners(for start: Double, samples: Double, _ h: History) -> LineFit? {
+        let sofar = h.count > 0 ? h[h.count - 1].faceCorners : nil
+        guard let seen = turns.firstSample, start - seen >= settings.contrastWindow,
+              let before = Self.faceCorners(before: start, h), before.count >= samples else { return sofar }
+        return before
     }
 
     /// Whether the strokes between turning points `a` and `b` are a gesture.
@@ -610,7 +612,7 @@ struct SwingRecognizer: Sendable {
         guard travel <= maxTranslation else { return nil }
         if vlo <= vhi { guard shi - slo >= Self.minSightShare * (vhi - vlo) else { return nil } }
         if let carry = carried.faceWidthsPerRadian { guard carry >= Self.minCarry else { return nil } }
-        if let face = faceCorners(for: p[a].left, h), let faceSlope = face.slope, let r = face.correlation,
+        if let face = faceCorners(for: p[a].left, samples: cornered.count, h), let faceSlope = face.slope, let r = face.correlation,
            r >= Self.minFaceCornerCorrelation, let own = cornered.slope, let error = cornered.slopeError {
             guard own + error >= Self.minCornerShare * faceSlope else { return nil }
         }
