@@ -470,18 +470,17 @@ struct SwingRecognizer: Sendable {
         axis == .yaw || p[a + 1].value < p[a].value
     }
 
-    /// Whether a single out-and-back (`a` to `b - 1`) came home past where it set off and sank back to it from
-    /// there (`b`): the stroke into `b - 1` crossed that level and went past it by at most `tolerance` of the
-    /// out-stroke (the overshoot does not widen its own allowance: a talker's slow tip down and up, quickened,
-    /// came up past its start by half its dip), and `b` lies between that overshoot and home (or within `jitter`, half the hysteresis, beyond
-    /// home), a whole hysteresis back from the overshoot (a turning point of its own, not a short return: "A
-    /// small nod's last stroke"). A head coming up out of a dip carries on a little above where it rested, as
-    /// an arm does past its mark, and sinks back: the real clm_look's dip reads 1.4-2° past his rest, and the
-    /// small stroke back from it failed `min_symmetry` against the 22° dip (a `look` down instead of a nod); on
-    /// pose streams shaped so, 15% past, 43 of 120 single "yes"es of 12-30° at 0.6-1.5 Hz were found. The
-    /// overshoot is where the gesture's strokes end; where the head then rests is still held to
-    /// `return_tolerance`. A talker's dip that rebounds and swings back through home (a damped sway) is not
-    /// sinking back. docs/gestures.md "Home past the rest".
+    /// Whether a single out-and-back (`a` to `b - 1`) came home past where it set off and sank back to it from there
+    /// (`b`): the stroke into `b - 1` crossed that level and went past it by at most `tolerance` of the out-stroke (the
+    /// overshoot does not widen its own allowance: a talker's slow tip down and up, quickened, came up past its start by
+    /// half its dip), and `b` lies between that overshoot and home (or within `jitter`, half the hysteresis, beyond
+    /// home), a whole hysteresis back from the overshoot (a turning point of its own, not a short return: "A small nod's
+    /// last stroke"). A head coming up out of a dip carries on a little above where it rested, as an arm does past its
+    /// mark, and sinks back: the real clm_look's dip reads 1.4-2° past his rest, and the small stroke back from it failed
+    /// `min_symmetry` against the 22° dip (a `look` down instead of a nod); on pose streams shaped so, 15% past, 43 of
+    /// 120 single "yes"es of 12-30° at 0.6-1.5 Hz were found. The overshoot is where the gesture's strokes end; where the
+    /// head then rests is still held to `return_tolerance`. A talker's dip that rebounds and swings back through home (a
+    /// damped sway) is not sinking back. docs/gestures.md "Home past the rest".
     static func settledBackFromPast(_ p: [TurningPoints.Point], from a: Int, to b: Int, tolerance: Double, jitter: Double) -> Bool {
         guard b - a == 3 else { return false }
         let home = p[a].value, past = p[b - 1].value - home, before = p[b - 2].value - home, rest = p[b].value - home
@@ -612,8 +611,8 @@ struct SwingRecognizer: Sendable {
         guard travel <= maxTranslation else { return nil }
         if vlo <= vhi { guard shi - slo >= Self.minSightShare * (vhi - vlo) else { return nil } }
         if let carry = carried.faceWidthsPerRadian { guard carry >= Self.minCarry else { return nil } }
-        if let face = faceCorners(for: p[a].left, samples: cornered.count, h), let faceSlope = face.slope, let r = face.correlation,
-           r >= Self.minFaceCornerCorrelation, let own = cornered.slope, let error = cornered.slopeError {
+        if let face = faceCorners(for: p[a].left, samples: cornered.count, h), let faceSlope = face.slope,
+           let r = face.correlation, r >= Self.minFaceCornerCorrelation, let own = cornered.slope, let error = cornered.slopeError {
             guard own + error >= Self.minCornerShare * faceSlope else { return nil }
         }
         return Found(cycles: max(1, strokes / 2))
