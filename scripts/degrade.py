@@ -47,6 +47,7 @@ the end; wobble/occlude copy a Cmono input's header unchanged; letterbox keeps o
 """
 import argparse
 import glob
+import itertools
 import json
 import math
 import os
@@ -129,20 +130,20 @@ def op_rate(clip, out, a, state):
     return f'{nw} {nh}'
 
 
-def quickened(n, factor):
-    """Source frame of each output frame k: the one nearest behind k x FACTOR."""
-    return [int(k * factor) for k in range(int((n - 1) / factor) + 1)]
+def quickened(factor):
+    """Source frame of each output frame k, in order: the one nearest behind k x FACTOR."""
+    return (int(k * factor) for k in itertools.count())
 
 
 def op_quicken(clip, out, a, state):
     out.write(clip.header_kept())
-    wanted, k = None, 0
+    wanted = quickened(a.factor)
+    want = next(wanted)
     for i, img in enumerate(clip.frames()):
-        if wanted is None or i == wanted:
+        if i == want:
             out.write(b'FRAME\n')
             out.write(img.tobytes())
-            k += 1
-            wanted = int(k * a.factor)
+            want = next(wanted)
 
 
 def renumber_sidecars(src, dst, name, factor):
@@ -161,7 +162,8 @@ def renumber_sidecars(src, dst, name, factor):
         rows = open(p).read().splitlines()
         frames = {int(r.split(',')[0]): r for r in rows[1:]}
         out = [rows[0]]
-        for k, fr in enumerate(quickened(max(frames) + 1 if frames else 0, factor)):
+        last = max(frames, default=-1)
+        for k, fr in enumerate(itertools.takewhile(lambda f: f <= last, quickened(factor))):
             if fr in frames:
                 out.append(','.join([str(k)] + frames[fr].split(',')[1:]))
         with open(f'{dst}/{name}.pose.csv', 'w') as o:

@@ -503,28 +503,22 @@ struct SwingRecognizer: Sendable {
         return lift > 0 && dip < 0 && lift <= tolerance * -dip
     }
 
-    /// How the face's eye corners followed its pitch before `start`: a nod is judged against what the face did
-    /// before it, not against a fit the nod itself is part of. A face seen for a few seconds has a fit made
-    /// mostly of its first nod, which then follows it at about 1 whatever it is (a nose moving alone too); the
-    /// same real dip played forwards and backwards read 0.98-1.95 and 0.68-0.90 so. Nil when the history does
-    /// not reach back before it.
-    static func faceCorners(before start: Double, _ h: History) -> LineFit? {
-        let w = h.window(from: start, through: .infinity)
-        return w.lowerBound > 0 ? h[w.lowerBound - 1].faceCorners : nil
-    }
-
-    /// The face fit a nod that began at `start` (fitted over `samples` of its own) is judged against: the one
-    /// from before it, once the face had been watched `contrastWindow` by then and that fit holds at least as
-    /// many samples as the nod (a reference no less sure than what it judges: the tail of a nod the face was
-    /// found in, 25 samples, read a slope 1.4 times the next nod's and lost it). Otherwise the fit so far,
-    /// the nod included, is all there is: judged against nine frames from the end of a talk, the check set's nod
-    /// straight out of talking was lost on three clips; not judged at all, talkers' faces changing shape in
-    /// their first seconds gave two false nods more.
-    private func faceCorners(for start: Double, samples: Double, _ h: History) -> LineFit? {
-        let sofar = h.count > 0 ? h[h.count - 1].faceCorners : nil
-        guard let seen = turns.firstSample, start - seen >= settings.contrastWindow,
-              let before = Self.faceCorners(before: start, h), before.count >= samples else { return sofar }
-        return before
+    /// The face fit a nod is judged against. A nod is judged against what the face did before it, not against a fit the
+    /// nod itself is part of: a face seen for a few seconds has a fit made mostly of its first nod, which then follows it
+    /// at about 1 whatever it is (a nose moving alone too); the same real dip played forwards and backwards read
+    /// 0.98-1.95 and 0.68-0.90 so. The nod began at `start`, its first sample at history index `first`, and its own fit
+    /// holds `samples`. The fit from before it counts once the face had been watched `contrastWindow` by then and that
+    /// fit holds at least as many samples as the nod (a reference no less sure than what it judges: the tail of a nod the
+    /// face was found in, 25 samples, read a slope 1.4 times the next nod's and lost it). Otherwise the fit so far, the
+    /// nod included, is all there is: judged against nine frames from the end of a talk, the check set's nod straight out
+    /// of talking was lost on three clips; not judged at all, talkers' faces changing shape in their first seconds gave
+    /// two false nods more.
+    private func faceCorners(for start: Double, first: Int, samples: Double, _ h: History) -> LineFit {
+        if let seen = turns.firstSample, start - seen >= settings.contrastWindow, first > 0,
+           h[first - 1].faceCorners.count >= samples {
+            return h[first - 1].faceCorners
+        }
+        return h[h.count - 1].faceCorners
     }
 
     /// Whether the strokes between turning points `a` and `b` are a gesture.
@@ -594,7 +588,8 @@ struct SwingRecognizer: Sendable {
         var olo = Double.infinity, ohi = -Double.infinity, travel = 0.0, origin: History.Entry?
         var vlo = Double.infinity, vhi = -Double.infinity, slo = Double.infinity, shi = -Double.infinity
         var carried = CarryFit(), cornered = LineFit()
-        for k in h.window(from: p[a].left, through: p[b].arrived).reversed() {
+        let span = h.window(from: p[a].left, through: p[b].arrived)
+        for k in span.reversed() {
             let e = h[k]
             olo = min(olo, other(e)); ohi = max(ohi, other(e))
             vlo = min(vlo, value(e)); vhi = max(vhi, value(e)); slo = min(slo, sight(e)); shi = max(shi, sight(e))
@@ -611,8 +606,8 @@ struct SwingRecognizer: Sendable {
         guard travel <= maxTranslation else { return nil }
         if vlo <= vhi { guard shi - slo >= Self.minSightShare * (vhi - vlo) else { return nil } }
         if let carry = carried.faceWidthsPerRadian { guard carry >= Self.minCarry else { return nil } }
-        if let face = faceCorners(for: p[a].left, samples: cornered.count, h), let faceSlope = face.slope,
-           let r = face.correlation, r >= Self.minFaceCornerCorrelation, let own = cornered.slope, let error = cornered.slopeError {
+        let face = faceCorners(for: p[a].left, first: span.lowerBound, samples: cornered.count, h)
+        if let faceSlope = face.slope, let r = face.correlation, r >= Self.minFaceCornerCorrelation, let own = cornered.slope, let error = cornered.slopeError {
             guard own + error >= Self.minCornerShare * faceSlope else { return nil }
         }
         return Found(cycles: max(1, strokes / 2))
