@@ -30,6 +30,8 @@ public struct GestureEngine: Sendable {
         var direction: Direction?
         var distance = 0.0
         var posture = false
+        /// It was held long enough to start a continuous look: a look, not a stroke of a nod or shake.
+        var held = false
     }
 
     private var yawFilter: Smoother
@@ -58,7 +60,8 @@ public struct GestureEngine: Sendable {
     private var candidate: (direction: Direction, since: Double)?
     private var excursion: Excursion?
     private var wasBeyond = false
-    private var pendingLook: (event: GestureEvent, due: Double)?
+    /// A discrete look waiting for its confirmation; `quick` when it was not held (it may be a stroke).
+    private var pendingLook: (event: GestureEvent, due: Double, quick: Bool)?
     private var refractoryUntil = -Double.infinity
     private var nodRecognizer: SwingRecognizer
     private var shakeRecognizer: SwingRecognizer
@@ -288,19 +291,24 @@ public struct GestureEngine: Sendable {
                 if b == e.direction { e.distance = max(e.distance, Self.distance(offset, b)) }
             }
             if posture { e.posture = true }
+            if state.activeLook != nil { e.held = true }
             // An excursion that began in a nod or shake (or its refractory time) is part of it, not a look.
             if excursion == nil, quiet || nodRecognizer.engaged || shakeRecognizer.engaged { e.posture = true }
             excursion = e
         } else if let e = excursion {
             let d = settings.discrete
             if let direction = e.direction, !e.posture, e.beyondTime >= d.minDuration, t - e.leftAt <= d.maxDuration {
-                pendingLook = (event(.look, direction: direction, distance: e.distance), t + d.confirmDelay)
+                pendingLook = (event(.look, direction: direction, distance: e.distance), t + d.confirmDelay, !e.held)
             }
             excursion = nil
         }
         wasBeyond = beyond != nil
 
-        if let p = pendingLook, t >= p.due {
+        // A quick look back home and the head already heading out its way again may be the first stroke of a
+        // slow nod or shake (down, slowly up, down again): the look waits until the head turns or rests (it is
+        // dropped above if the head leaves the idle zone, and a nod or shake reported drops it). One held long
+        // enough to start a continuous look was a look.
+        if let p = pendingLook, t >= p.due, !(p.quick && headingOut(p.event.direction)) {
             if t >= refractoryUntil {
                 var look = p.event
                 look.frame = sample.frame
@@ -451,6 +459,17 @@ public struct GestureEngine: Sendable {
         guard max(ry, rp) >= 1 else { return nil }
         if ry >= rp { return o.yaw > 0 ? .right : .left }
         return o.pitch > 0 ? .up : .down
+    }
+
+    /// The head is moving out toward `direction` on its axis (a stroke of at least the hysteresis under way).
+    private func headingOut(_ direction: Direction?) -> Bool {
+        switch direction {
+        case .up: return nodRecognizer.heading > 0
+        case .down: return nodRecognizer.heading < 0
+        case .right: return shakeRecognizer.heading > 0
+        case .left: return shakeRecognizer.heading < 0
+        case nil: return false
+        }
     }
 
     /// Degrees beyond neutral along a direction's axis.

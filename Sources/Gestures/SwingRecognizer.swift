@@ -263,6 +263,10 @@ struct SwingRecognizer: Sendable {
         return abs(c.value - last.value) >= max(settings.minAmplitude, 2 * settings.hysteresis) || engaged
     }
 
+    /// Which way the head is moving on this axis, once it has come back from its last extreme by the
+    /// hysteresis (+1 up or to the person's right, −1 down or left); 0 when it has settled.
+    var heading: Int { turns.direction }
+
     private func value(_ e: History.Entry) -> Double { axis == .yaw ? e.yaw : e.pitch }
     private func other(_ e: History.Entry) -> Double { axis == .yaw ? e.pitch : e.yaw }
     private func sight(_ e: History.Entry) -> Double { axis == .yaw ? e.sightYaw : e.sightPitch }

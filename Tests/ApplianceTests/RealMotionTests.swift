@@ -69,6 +69,20 @@ final class RealMotionTests: XCTestCase {
         }
     }
 
+    /// His backward dip at his own speed (down in 0.7 s, up in 0.8 s, a 2.5° lift between one and the next) two
+    /// and three times in a row: one nod and nothing before it. The first dip comes home and is already setting
+    /// off down again when its `look` down is due (`confirm_delay`); that look was reported on the way into the
+    /// second dip before a quick look's confirmation waited for the head to stop heading out its way again
+    /// (docs/gestures.md "A slow nod's next dip").
+    func testASlowRealNodMadeTwiceGivesNoLookBeforeIt() throws {
+        for times in [2, 3] {
+            let lead = Self.still + Self.still
+            let order = lead + Array(repeating: Self.dip(1).reversed(), count: times).flatMap { $0 } + Self.still + Self.still
+            let nod = try Self.gestures(Self.replay(order), from: lead.count)
+            XCTAssertEqual(nod.map(\.kind), [.nod], "\(times) dips: \(nod)")
+        }
+    }
+
     /// One turn right and left is two looks, not a "no" (`shake.single_range` 36°: he covers 33°).
     func testARealTurnOneWayAndTheOtherIsNotAShake() throws {
         let turned = try Self.gestures(Self.replay(Self.still + Self.turn(2) + Self.still), from: 40)

@@ -180,6 +180,33 @@ final class GestureEngineTests: XCTestCase {
         XCTAssertEqual(h.of(.look).first?.direction, .down)
     }
 
+    /// A slow "yes" made down quickly and up slowly, twice, the head coming home a little past level and setting
+    /// off down again within `confirm_delay`: the first dip is not a `look down` confirmed on the way into the
+    /// second (a real head's dip played so was, docs/gestures.md "Which wins"). A look down and back whose head
+    /// only drifts down a little after it, and rests, is still a look.
+    func testASlowNodsNextDipHoldsBackTheLook() {
+        var s = calibrated()
+        s.ramp(0.3, from: (0, 0), to: (0, -18))
+        s.ramp(0.8, from: (0, -18), to: (0, 3))
+        s.rest(0.05, pitch: 3)
+        s.ramp(0.6, from: (0, 3), to: (0, -18))
+        s.ramp(0.7, from: (0, -18), to: (0, 0))
+        s.rest(2)
+        let e = s.events().gestures
+        XCTAssertEqual(e.kinds(), [.nod], "\(e)")
+
+        var look = calibrated()
+        look.ramp(0.2, from: (0, 0), to: (0, -16))
+        look.rest(0.6, pitch: -16)
+        look.ramp(0.6, from: (0, -16), to: (0, 3))
+        look.rest(0.05, pitch: 3)
+        look.ramp(0.3, from: (0, 3), to: (0, -2))
+        look.rest(2)
+        let l = look.events().gestures
+        XCTAssertTrue(l.of(.nod).isEmpty, "\(l)")
+        XCTAssertEqual(l.of(.look).map(\.direction), [.down], "\(l)")
+    }
+
     func testShakeAndItsCrossAxisLimit() {
         var s = calibrated()
         s.shake(amplitude: 15, period: 0.6, cycles: 2)
