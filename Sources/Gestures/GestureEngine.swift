@@ -304,11 +304,11 @@ public struct GestureEngine: Sendable {
         }
         wasBeyond = beyond != nil
 
-        // A quick look back home and the head already heading out its way again may be the first stroke of a
-        // slow nod or shake (down, slowly up, down again): the look waits until the head turns or rests (it is
-        // dropped above if the head leaves the idle zone, and a nod or shake reported drops it). One held long
-        // enough to start a continuous look was a look.
-        if let p = pendingLook, t >= p.due, !(p.quick && headingOut(p.event.direction)) {
+        // A look is confirmed at rest (`confirm_delay`). A quick one whose head is still moving on its axis may be
+        // a slow nod's or shake's stroke: creeping the last degrees home, or already heading out again into the
+        // next dip. It waits until the axis rests; it is dropped above if the head leaves the idle zone, and a nod
+        // or shake reported drops it. One held long enough to start a continuous look was a look.
+        if let p = pendingLook, t >= p.due, !(p.quick && isMoving(along: p.event.direction)) {
             if t >= refractoryUntil {
                 var look = p.event
                 look.frame = sample.frame
@@ -461,13 +461,12 @@ public struct GestureEngine: Sendable {
         return o.pitch > 0 ? .up : .down
     }
 
-    /// The head is moving out toward `direction` on its axis (a stroke of at least the hysteresis under way).
-    private func headingOut(_ direction: Direction?) -> Bool {
+    /// The head is moving on `direction`'s axis: a stroke of at least the hysteresis under way either way, not yet
+    /// settled (`settle`) at its end.
+    private func isMoving(along direction: Direction?) -> Bool {
         switch direction {
-        case .up: return nodRecognizer.heading > 0
-        case .down: return nodRecognizer.heading < 0
-        case .right: return shakeRecognizer.heading > 0
-        case .left: return shakeRecognizer.heading < 0
+        case .up, .down: return nodRecognizer.heading != 0
+        case .right, .left: return shakeRecognizer.heading != 0
         case nil: return false
         }
     }

@@ -207,6 +207,30 @@ final class GestureEngineTests: XCTestCase {
         XCTAssertEqual(l.of(.look).map(\.direction), [.down], "\(l)")
     }
 
+    /// A single slow "yes" whose head creeps the last degrees home (down quickly, most of the way up, then slowly
+    /// the rest): back in the idle zone it is still moving when `confirm_delay` has passed, and the `look` down
+    /// the dip also makes was confirmed there, before the nod was judged at the head's rest. A look is confirmed
+    /// at rest, as `confirm_delay` says; the same dip held at the bottom is still a look.
+    func testASlowNodCreepingHomeIsNotALookFirst() {
+        var s = calibrated()
+        s.ramp(0.3, from: (0, 0), to: (0, -18))
+        s.ramp(0.5, from: (0, -18), to: (0, -5))
+        s.ramp(0.4, from: (0, -5), to: (0, 0))
+        s.rest(2)
+        let e = s.events().gestures
+        XCTAssertEqual(e.kinds(), [.nod], "\(e)")
+
+        var held = calibrated()
+        held.ramp(0.3, from: (0, 0), to: (0, -18))
+        held.rest(0.5, pitch: -18)
+        held.ramp(0.5, from: (0, -18), to: (0, -5))
+        held.ramp(0.4, from: (0, -5), to: (0, 0))
+        held.rest(2)
+        let h = held.events().gestures
+        XCTAssertTrue(h.of(.nod).isEmpty, "\(h)")
+        XCTAssertEqual(h.of(.look).map(\.direction), [.down], "\(h)")
+    }
+
     func testShakeAndItsCrossAxisLimit() {
         var s = calibrated()
         s.shake(amplitude: 15, period: 0.6, cycles: 2)
