@@ -302,6 +302,14 @@ struct SwingRecognizer: Sendable {
     /// nod, or whose nose base hides behind its tip (the rendered astronaut: its pitch hardly follows its
     /// nods), is not judged so.
     static let minFaceCornerCorrelation = 0.5
+    /// A nod on a face not yet watched long enough before it to judge by the face's own fit (`faceCorners(for:)`):
+    /// the correlation of its eye corners with its pitch over the nod itself must be at least this. A nod is the
+    /// whole head turning, so the corners follow the nose: every nod here gave 0.82-1.0 seen as the face was
+    /// found, 0.67-1.0 anywhere (rendered, eleven faces), the real clm_look's 0.87-0.95. A real man talking and
+    /// smiling, found 0-0.2 s before his nose dipped and rose twice with his eyes still, gave 0.24-0.27 and
+    /// −0.8. The same figure as `minFaceCornerCorrelation`: corners that follow at all. docs/gestures.md "A
+    /// new face's nod is the whole head".
+    static let minOwnCornerCorrelation = 0.5
 
     /// Takes the newest sample (already appended to `history`); returns a gesture that it completes.
     /// `motionUnseenBefore`: the face was lost until then (a face back after a short loss): the rule that a
@@ -517,12 +525,13 @@ struct SwingRecognizer: Sendable {
     /// nod included, is all there is: judged against nine frames from the end of a talk, the check set's nod straight out
     /// of talking was lost on three clips; not judged at all, talkers' faces changing shape in their first seconds gave
     /// two false nods more.
-    private func faceCorners(for start: Double, first: Int, samples: Double, _ h: History) -> LineFit {
+    /// `before` says which it is.
+    private func faceCorners(for start: Double, first: Int, samples: Double, _ h: History) -> (fit: LineFit, before: Bool) {
         if let seen = turns.firstSample, start - seen >= settings.contrastWindow, first > 0,
            h[first - 1].faceCorners.count >= samples {
-            return h[first - 1].faceCorners
+            return (h[first - 1].faceCorners, true)
         }
-        return h[h.count - 1].faceCorners
+        return (h[h.count - 1].faceCorners, false)
     }
 
     /// Whether the strokes between turning points `a` and `b` are a gesture.
@@ -610,10 +619,12 @@ struct SwingRecognizer: Sendable {
         guard travel <= maxTranslation else { return nil }
         if vlo <= vhi { guard shi - slo >= Self.minSightShare * (vhi - vlo) else { return nil } }
         if let carry = carried.faceWidthsPerRadian { guard carry >= Self.minCarry else { return nil } }
-        let face = faceCorners(for: p[a].left, first: span.lowerBound, samples: cornered.count, h)
+        let (face, before) = faceCorners(for: p[a].left, first: span.lowerBound, samples: cornered.count, h)
         if let faceSlope = face.slope, let r = face.correlation, r >= Self.minFaceCornerCorrelation, let own = cornered.slope, let error = cornered.slopeError {
             guard own + error >= Self.minCornerShare * faceSlope else { return nil }
         }
+        // Without the face's fit from before, the nod's own corners are the evidence that the head turned.
+        if axis == .pitch, !before, let r = cornered.correlation { guard r >= Self.minOwnCornerCorrelation else { return nil } }
         return Found(cycles: max(1, strokes / 2))
     }
 }

@@ -433,6 +433,32 @@ final class SwingRecognizerTests: XCTestCase {
         }
     }
 
+    /// A face just found has shown nothing of how its eye corners follow its pitch, so a nod in its first
+    /// `contrast_window` is judged by its own corners: they must follow its nose (`minOwnCornerCorrelation`). A
+    /// head nodding moves them with it; a smile or a word moving the nose base alone leaves them still, or moves
+    /// them against it (a real man talking and smiling: docs/gestures.md "A new face's nod is the whole head").
+    /// Corners not known: judged as before.
+    func testANewFacesNodIsTheWholeHead() {
+        enum Corners: CaseIterable { case follow, still, against, unknown }
+        let perDegree = 0.0025
+        for corners in Corners.allCases {
+            var engine = GestureEngine()
+            var events: [GestureEvent] = []
+            var noise = SplitMix(state: 13)
+            for i in 0..<120 {
+                let t = Double(i) / 30
+                // Found at 0; a two-cycle ±5° nod from 0.8 s, before the face has been watched contrast_window.
+                let nod = t >= 0.8 && t < 2.4 ? -5 * sin(2 * .pi * (t - 0.8) / 0.8) : 0
+                let share = corners == .follow ? 1.0 : corners == .against ? -1 : 0
+                let pose = HeadPose(yaw: 0, pitch: nod, pointerX: 320, pointerY: 240, faceSize: 120,
+                                    cornerDrop: corners == .unknown ? nil : 0.05 + perDegree * share * nod + noise.gaussian(0.0015))
+                events += engine.process(HeadSample(frame: i, time: t, pose: pose))
+            }
+            let expected = corners == .follow || corners == .unknown ? 1 : 0
+            XCTAssertEqual(events.of(.nod).count, expected, "corners \(corners): \(events.gestures)")
+        }
+    }
+
     /// A face is judged against its own corners: a new face (back after a long loss) learns them again, so a
     /// face whose corners move a third as much as the last one's still nods.
     func testEachFaceIsJudgedByItsOwnEyeCorners() {
