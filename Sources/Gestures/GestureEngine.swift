@@ -461,12 +461,11 @@ public struct GestureEngine: Sendable {
         return o.pitch > 0 ? .up : .down
     }
 
-    /// The head is moving on `direction`'s axis: a stroke of at least the hysteresis under way either way, not yet
-    /// settled (`settle`) at its end.
+    /// The head is moving on `direction`'s axis (`SwingRecognizer.isMoving`).
     private func isMoving(along direction: Direction?) -> Bool {
         switch direction {
-        case .up, .down: return nodRecognizer.heading != 0
-        case .right, .left: return shakeRecognizer.heading != 0
+        case .up, .down: return nodRecognizer.isMoving
+        case .right, .left: return shakeRecognizer.isMoving
         case nil: return false
         }
     }

@@ -263,9 +263,9 @@ struct SwingRecognizer: Sendable {
         return abs(c.value - last.value) >= max(settings.minAmplitude, 2 * settings.hysteresis) || engaged
     }
 
-    /// Which way the head is moving on this axis, once it has come back from its last extreme by the
-    /// hysteresis (+1 up or to the person's right, −1 down or left); 0 when it has settled.
-    var heading: Int { turns.direction }
+    /// The head is moving on this axis: a stroke of at least the hysteresis under way, from a rest or back from
+    /// the last extreme, that has not yet settled (`settle`) at its end.
+    var isMoving: Bool { turns.direction != 0 }
 
     private func value(_ e: History.Entry) -> Double { axis == .yaw ? e.yaw : e.pitch }
     private func other(_ e: History.Entry) -> Double { axis == .yaw ? e.pitch : e.yaw }
@@ -524,8 +524,7 @@ struct SwingRecognizer: Sendable {
     /// face was found in, 25 samples, read a slope 1.4 times the next nod's and lost it). Otherwise the fit so far, the
     /// nod included, is all there is: judged against nine frames from the end of a talk, the check set's nod straight out
     /// of talking was lost on three clips; not judged at all, talkers' faces changing shape in their first seconds gave
-    /// two false nods more.
-    /// `before` says which it is.
+    /// two false nods more. `before`: the fit is the one from before the nod.
     private func faceCorners(for start: Double, first: Int, samples: Double, _ h: History) -> (fit: LineFit, before: Bool) {
         if let seen = turns.firstSample, start - seen >= settings.contrastWindow, first > 0,
            h[first - 1].faceCorners.count >= samples {
