@@ -2,7 +2,7 @@
 """Make degraded copies of a folder of labelled clips, to check gesture recognition under bad conditions.
 
 These are the degraded sets that docs/gestures.md and docs/vision.md quote: dimmed, noisy, webcam JPEG,
-motion blur, lower frame rate, half size, a camera rocking on its mount, a face half hidden, a face changing
+motion blur, lower frame rate, repeated frames, half size, a camera rocking on its mount, a face half hidden, a face changing
 shape, HD.
 
 A clip is NAME.y4m (YUV4MPEG2, 8 bit, Cmono or 4:2:0/4:2:2/4:4:4; only the luma is read and Cmono is
@@ -24,6 +24,9 @@ Operations (defaults in brackets):
             [1, 4, 30: "webcam noise and JPEG 30"]; the noise generator is seeded once per run with SEED [1]
             and runs on through the clips in name order, so a clip's noise depends on the clips before it
   blur      each frame the mean of itself and the K-1 frames before it [2: "a two-frame motion blur"]
+  judder    motion sampled at RATE fps and shown at the clip's own rate by repeating frames [24]: a 24 or
+            25 fps recording converted to 30 (every fourth or fifth frame shown twice), as phone and
+            camera footage often is; frame numbers, labels and pose unchanged
   wobble    roll the picture along AXIS by AMPLITUDE px at HZ during SPANS (start,duration s), easing in
             and out over 0.2 s [v, 45, 2, 3,2 12,2 26,2]: a camera rocking on its mount
   occlude   grey (70) blocks over part of the face at fixed times (3-5.5 s, 10-12 s, 17-20 s sliding right
@@ -201,6 +204,22 @@ def op_blur(clip, out, a, state):
         out.write(np.clip(np.mean(hist, 0) + 0.5, 0, 255).astype(np.uint8).tobytes())
 
 
+def op_judder(clip, out, a, state):
+    fps = clip.fps()
+    rate = min(a.rate, fps)   # a clip already that slow is copied as it is
+    out.write(clip.header_kept())
+    kept = {}
+    for k, img in enumerate(clip.frames()):
+        kept[k] = img
+        # The last instant the slower camera sampled at or before this frame's time, as the nearest frame.
+        shown = min(k, int(round(int(k * rate / fps + 1e-9) * fps / rate)))
+        out.write(b'FRAME\n')
+        out.write(kept[shown].tobytes())
+        for old in [j for j in kept if j < shown]:
+            del kept[old]
+    return 'unchanged: not faster than --rate' if rate == fps else ''
+
+
 def timed(clip, out, change):
     """Writes the clip with the input's header, each frame's luma replaced by change(t in s, luma)."""
     fps = clip.fps()
@@ -320,6 +339,13 @@ def faster(s):
     return f
 
 
+def frame_rate(s):
+    f = float(s)
+    if not f > 0:
+        raise argparse.ArgumentTypeError(f'{s}: frames a second, above 0')
+    return f
+
+
 def span(s):
     start, dur = s.split(',')
     return float(start), float(dur)
@@ -356,6 +382,8 @@ def main():
     s.add_argument('--seed', type=int, default=1, help='noise seed, once per run (default 1)')
     s = op('blur', op_blur, 'each frame the mean of the last K frames (motion blur)')
     s.add_argument('--k', type=int, default=2, help='frames averaged (default 2)')
+    s = op('judder', op_judder, 'motion sampled at RATE fps, shown at the clip\'s rate by repeating frames')
+    s.add_argument('--rate', type=frame_rate, default=24.0, help='frames a second the motion is sampled at (default 24)')
     s = op('wobble', op_wobble, 'roll the picture like a camera rocking on its mount')
     s.add_argument('--axis', choices=['v', 'h'], default='v', help='v: up and down, h: sideways (default v)')
     s.add_argument('--amplitude', type=float, default=45.0, help='pixels (default 45)')
