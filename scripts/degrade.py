@@ -2,8 +2,8 @@
 """Make degraded copies of a folder of labelled clips, to check gesture recognition under bad conditions.
 
 These are the degraded sets that docs/gestures.md and docs/vision.md quote: dimmed, noisy, webcam JPEG,
-motion blur, lower frame rate, repeated frames, half size, a camera rocking on its mount, a face half hidden, a face changing
-shape, HD.
+motion blur, lower frame rate, repeated frames, half size, a camera rocking on its mount, a face half hidden,
+a face changing shape, HD.
 
 A clip is NAME.y4m (YUV4MPEG2, 8 bit, Cmono or 4:2:0/4:2:2/4:4:4; only the luma is read and Cmono is
 written) with NAME.labels.json ({"segments": [{"label", "start", "end"}]}, 0-based inclusive frames) and
@@ -24,9 +24,10 @@ Operations (defaults in brackets):
             [1, 4, 30: "webcam noise and JPEG 30"]; the noise generator is seeded once per run with SEED [1]
             and runs on through the clips in name order, so a clip's noise depends on the clips before it
   blur      each frame the mean of itself and the K-1 frames before it [2: "a two-frame motion blur"]
-  judder    motion sampled at RATE fps and shown at the clip's own rate by repeating frames [24]: a 24 or
-            25 fps recording converted to 30 (every fourth or fifth frame shown twice), as phone and
-            camera footage often is; frame numbers, labels and pose unchanged
+  judder    motion sampled at RATE fps and shown at the clip's own rate [24]: each frame shows the one
+            nearest the slower camera's last sample, so a 30 fps clip becomes a 24 (25) fps recording
+            converted to 30, one frame in five (six) a repeat, as phone and camera footage often is;
+            frame numbers, labels and pose unchanged; a clip no faster than RATE is copied as it is
   wobble    roll the picture along AXIS by AMPLITUDE px at HZ during SPANS (start,duration s), easing in
             and out over 0.2 s [v, 45, 2, 3,2 12,2 26,2]: a camera rocking on its mount
   occlude   grey (70) blocks over part of the face at fixed times (3-5.5 s, 10-12 s, 17-20 s sliding right

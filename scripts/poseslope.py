@@ -9,7 +9,7 @@ rendered faces say what it means.
 
 usage: poseslope.py [--nodwire BIN] [--mp-pose SCRIPT] [--work DIR] CLIP.y4m...
 Run it with the synth renderer's Python (scripts/pyenv.sh: MediaPipe, OpenCV, numpy)."""
-import argparse, csv, os, subprocess, sys
+import argparse, csv, hashlib, os, subprocess, sys
 import numpy as np
 
 AXES = ('yaw', 'pitch')
@@ -37,7 +37,7 @@ def main():
     ap.add_argument('clips', nargs='+', metavar='CLIP.y4m')
     ap.add_argument('--nodwire', default=os.environ.get('NODWIRE_BIN', os.path.join(repo, '.build/release/nodwire')))
     ap.add_argument('--mp-pose', default=os.path.join(repo, '../shared/tools/mp_pose.py'))
-    ap.add_argument('--work', default='/tmp/poseslope', help='where the two readings are kept (reused if there)')
+    ap.add_argument('--work', default='/tmp/poseslope', help="where the readings go (MediaPipe's is reused for the same file)")
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)
     print(f"{'clip':28s} {'axis side':11s} {'ours/true':>9s} {'mp/true':>8s} {'ours/mp':>8s} {'frames':>6s}")
@@ -46,10 +46,13 @@ def main():
         truth_csv = clip[:-4] + '.pose.csv'
         if not os.path.exists(truth_csv):
             sys.exit(f'poseslope: {clip} has no {os.path.basename(truth_csv)} beside it (a rendered clip is needed)')
-        ours_csv, mp_csv = (os.path.join(a.work, f'{name}.{k}.csv') for k in ('ours', 'mp'))
-        if not os.path.exists(ours_csv):
-            with open(ours_csv, 'w') as f:
-                subprocess.run([a.nodwire, 'landmarks', clip], stdout=f, stderr=subprocess.DEVNULL, check=True)
+        # Ours is read afresh every time (it is what a change to Nodwire changes); MediaPipe's, which takes ~30 s a
+        # clip, is kept under a name that says which file it read, so another clip of the same name is not mixed up.
+        st = os.stat(clip)
+        key = hashlib.sha1(f'{os.path.abspath(clip)} {st.st_size} {st.st_mtime_ns}'.encode()).hexdigest()[:12]
+        ours_csv, mp_csv = os.path.join(a.work, f'{name}.ours.csv'), os.path.join(a.work, f'{name}.{key}.mp.csv')
+        with open(ours_csv, 'w') as f:
+            subprocess.run([a.nodwire, 'landmarks', clip], stdout=f, stderr=subprocess.DEVNULL, check=True)
         if not os.path.exists(mp_csv):
             subprocess.run([sys.executable, a.mp_pose, clip, mp_csv], stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL, check=True)
