@@ -119,6 +119,9 @@ fail=0
 ok() { echo "PASS: $*"; }
 bad() { echo "FAIL: $*"; fail=1; }
 prop() { systemctl show -P "$1" nodwire.service; }
+# Where the run is and when: a slow or stuck step shows in the log (seconds since the runner started).
+T0=$(date +%s); step() { echo "  [runner +$(( $(date +%s) - T0 )) s] $*"; }
+step "install.sh --no-start"
 echo check > /run/probe-mode
 if "$REPO/deploy/install.sh" --binary "$NW" --no-start > /run/install1.log 2>&1; then ok "install.sh on the running system (--no-start)"
 else bad "install.sh: $(tail -5 /run/install1.log)"; fi
@@ -131,6 +134,7 @@ getent group gpio >/dev/null && id -nG nodwire | grep -qw gpio && id -nG nodwire
 g=$(sed -n 's/^SUBSYSTEM=="gpio".*GROUP="\([a-z]*\)".*MODE="\([0-7]*\)".*/\1 \2/p' /etc/udev/rules.d/60-nodwire.rules)
 chgrp "${g% *}" "$CHIPDEV" && chmod "${g#* }" "$CHIPDEV" || bad "cannot apply '$g' to $CHIPDEV"
 for d in /dev/media* /dev/video* /dev/v4l-subdev*; do [ -e "$d" ] && chgrp video "$d" && chmod 660 "$d"; done
+step "install.sh again (starts the probe)"
 # Again, now starting it: an upgrade on a running system (config kept, restart waits for READY=1).
 if timeout 120 "$REPO/deploy/install.sh" --binary "$NW" > /run/install2.log 2>&1; then ok "install.sh again: restarted, READY=1 came back"
 else bad "second install.sh: $(tail -8 /run/install2.log)"; fi
@@ -148,6 +152,7 @@ systemctl reset-failed nodwire.service 2>/dev/null
 # systemd does, never a fixed time a loaded host can outlast; the limit only bounds a failure.
 until_ok() { _e=$(( $(date +%s) + $2 )); until eval "$1"; do [ "$(date +%s)" -ge $_e ] && return 1; sleep 0.5; done; }
 
+step "watchdog"
 echo hang > /run/probe-mode
 t0=$(date +%s)
 systemctl start nodwire.service
@@ -165,6 +170,7 @@ if [ "$n" -ge 1 ] 2>/dev/null && [ "$pid2" != "$pid1" ] && [ "$(prop ActiveState
 else bad "watchdog: NRestarts=$n MainPID $pid1 -> $pid2 state $(prop ActiveState) after ${dt} s"; fi
 systemctl stop nodwire.service; systemctl reset-failed nodwire.service 2>/dev/null
 
+step "exit 78"
 echo config-error > /run/probe-mode
 systemctl start nodwire.service 2>/dev/null
 # "failed" is final: a unit that is to be restarted shows activating (auto-restart) instead.
@@ -173,6 +179,7 @@ if [ "$(prop ActiveState)" = failed ] && [ "$(prop NRestarts)" = 0 ] && [ "$(pro
   ok "exit 78 (refused config): failed, not restarted"
 else bad "exit 78: state $(prop ActiveState) NRestarts=$(prop NRestarts) status $(prop ExecMainStatus)"; fi
 
+step "nodwire run"
 # The real `nodwire run` under the installed unit and its sandbox: the vimc camera, a status LED on GPIO17
 # (gpio-sim line 0). Only the log destinations differ from the installed unit (no journald here).
 rm -r /run/systemd/system/nodwire.service.d
@@ -204,6 +211,7 @@ grep -q '"reason":"stopping"' /run/run.out 2>/dev/null || grep -q 'frame loop en
   && ok "nodwire run: stopped gracefully ($(grep -o 'frame loop ended.*' /run/run.err))" || bad "nodwire run: no graceful end: $(tail -5 /run/run.err)"
 gpioinfo nodwire-svc | grep '"GPIO17"' | grep -q unused && ok "nodwire run: GPIO17 released" || bad "nodwire run: $(gpioinfo nodwire-svc | grep GPIO17)"
 
+step "uninstall.sh --purge"
 if "$REPO/deploy/uninstall.sh" --purge > /run/uninstall.log 2>&1; then ok "uninstall.sh --purge"; else bad "uninstall: $(tail -5 /run/uninstall.log)"; fi
 left=$(ls -d /usr/local/bin/nodwire /usr/local/share/nodwire /etc/nodwire /etc/systemd/system/nodwire.service \
   /etc/udev/rules.d/60-nodwire.rules /etc/systemd/system/multi-user.target.wants/nodwire.service 2>/dev/null)
@@ -211,6 +219,7 @@ left=$(ls -d /usr/local/bin/nodwire /usr/local/share/nodwire /etc/nodwire /etc/s
   || bad "uninstall left: $left $(getent passwd nodwire)"
 case "$(systemctl show -P LoadState nodwire.service)" in not-found) ok "systemd no longer knows nodwire.service";;
   *) bad "LoadState $(systemctl show -P LoadState nodwire.service) after uninstall";; esac
+step "done (fail=$fail): the test systemd exits"
 systemctl --no-block exit $fail
 exit $fail
 EOF
@@ -230,12 +239,18 @@ EOF
 mount -t cgroup2 cgroup2 /sys/fs/cgroup || die "cannot mount cgroup2"
 # ~100 s on an idle 2-core TCG guest, over 300 s when the host is busy building.
 limit=${SERVICE_HIL_TIMEOUT:-540}
-timeout "$limit" unshare --pid --fork --mount-proc /lib/systemd/systemd --unit=nodwire-runner.service \
+# The runner's lines are shown as they come: were the guest itself to hang, vmrun still prints how far it got.
+: > /run/runner.out; tail -n +1 -f /run/runner.out & tailpid=$!
+# unshare --fork blocks SIGTERM while it waits, and systemd as PID 1 takes SIGTERM as "re-execute": a plain
+# `timeout` bounded nothing (a hung run then took the whole guest's 900 s and printed nothing). So KILL after
+# a grace, and --kill-child takes the namespace's PID 1, hence every process in it, down with unshare.
+timeout -k 20 "$limit" unshare --kill-child --pid --fork --mount-proc /lib/systemd/systemd --unit=nodwire-runner.service \
     --log-target=console --log-level=warning > /run/systemd.log 2>&1
 src=$?
-[ $src != 124 ] || echo "FAIL: the test systemd did not finish within ${limit}s (SERVICE_HIL_TIMEOUT)"
+sleep 1; kill $tailpid 2>/dev/null
+case $src in 124|137) echo "FAIL: the test systemd did not finish within ${limit}s (SERVICE_HIL_TIMEOUT; rc=$src)";; esac
+[ -s /run/runner.out ] || echo "FAIL: the runner wrote nothing"
 cat /run/probe.out 2>/dev/null | grep -E '^(PASS|FAIL)' || echo "FAIL: the probe wrote nothing"
-cat /run/runner.out 2>/dev/null || echo "FAIL: the runner wrote nothing"
 if [ $src != 0 ] || grep -q '^FAIL' /run/probe.out /run/runner.out 2>/dev/null || ! grep -q '^PASS' /run/probe.out 2>/dev/null; then
     echo "---- systemd (rc=$src) ----"; tail -30 /run/systemd.log; echo "---- probe ----"; cat /run/probe.out 2>/dev/null
     echo "service-hil: FAILED"; exit 1
