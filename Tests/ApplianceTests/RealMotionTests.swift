@@ -99,6 +99,20 @@ final class RealMotionTests: XCTestCase {
         XCTAssertEqual(events.filter { $0.kind == .calibrated }.map(\.reason), ["initial", "home"])
     }
 
+    /// Found mid-"no": his turn right and left from the first frame, two to four times at twice his speed
+    /// (~0.8 Hz) and three times at three times it, then still. Issue 10's real person "shaking from the first
+    /// frame" got nothing: calibration waits for a still head. The shake is found before his resting pose is
+    /// learnt, once for the whole answer, and no look is made of its turns.
+    func testARealFaceFoundMidShakeShakesOnce() throws {
+        for (step, times) in [(2, 2), (2, 3), (2, 4), (3, 3)] {
+            let events = try Self.replay(Array(repeating: Self.turn(step), count: times).flatMap { $0 } + Self.still + Self.still)
+            let answer = try Self.gestures(events, from: 0)
+            XCTAssertEqual(answer.map(\.kind), [.shake], "every \(step) frames, \(times) times: \(answer)")
+            let calibrated = events.first { $0.kind == .calibrated }?.frame ?? .max
+            XCTAssertLessThan(answer.first?.frame ?? .max, calibrated, "every \(step) frames, \(times) times: found before the rest is learnt")
+        }
+    }
+
     /// Nods, shakes and looks from frame `first` of the spliced clip on (before it, his own clip plays).
     static func gestures(_ events: [GestureEvent], from first: Int) throws -> [GestureEvent] {
         events.filter { $0.frame >= first && [.nod, .shake, .look, .lookStart].contains($0.kind) }
