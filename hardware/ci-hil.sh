@@ -46,12 +46,21 @@ done
 T2=$(t)
 # Each suite boots its own guest; all run even when one fails, so a red CI shows every failure at once.
 rc=0; failed=
+# With RETRY_HUNG=1 a suite that did not finish in time (rc 124: the guest hung; 3: the suite's own time limit)
+# runs once more, and the log says so; any other failure, or a second one, fails.
 vm_suite() { # NAME SCRIPT [BIN XCTEST [EXTRA_ENV]]
-  local t0 r; t0=$(t)
-  VM_TIMEOUT=${VM_TIMEOUT:-600} "$REPO/hardware/vm/vmrun.sh" \
-    "${5:-} NODWIRE_BIN='${3:-$NODWIRE_BIN}' NODWIRE_XCTEST='${4:-${NODWIRE_XCTEST:-}}' sh '$REPO/hardware/tests/$2'"
-  r=$?
-  echo "ci-hil: $1 rc=$r ($(dt $t0 $(t))s)"
+  local t0 r tries=1; t0=$(t)
+  while :; do
+    VM_TIMEOUT=${VM_TIMEOUT:-600} "$REPO/hardware/vm/vmrun.sh" \
+      "${5:-} NODWIRE_BIN='${3:-$NODWIRE_BIN}' NODWIRE_XCTEST='${4:-${NODWIRE_XCTEST:-}}' sh '$REPO/hardware/tests/$2'"
+    r=$?
+    if [ -n "${RETRY_HUNG:-}" ] && [ $tries = 1 ] && { [ $r = 124 ] || [ $r = 3 ]; }; then
+      echo "ci-hil: NOTE: $1 did not finish in time (rc=$r, $(dt $t0 $(t))s; its log above): running it once more"
+      tries=2; continue
+    fi
+    break
+  done
+  echo "ci-hil: $1 rc=$r ($(dt $t0 $(t))s$([ $tries = 2 ] && echo ", run twice: the first did not finish in time"))"
   [ $r = 0 ] || { rc=$r; failed="$failed, $1"; }
 }
 vm_suite "GPIO" gpio-hil.sh
@@ -62,7 +71,10 @@ VM_TIMEOUT=${VM_TIMEOUT:-900} vm_suite "gestures -> outputs (replay into gpio-si
 # The installed unit under a real systemd in the guest: its sandbox, install/uninstall, the watchdog, and
 # the real `nodwire run` on the camera with a status LED line. (Its one flake was a fixed 0.8 s wait for
 # `gpio set` to start; it now waits for the line to be held.) ~350 s on TCG: a longer guest timeout.
-VM_TIMEOUT=${VM_TIMEOUT:-900} vm_suite "systemd unit, installer and nodwire run under it (GPIO + camera in its sandbox)" service-hil.sh
+# Its one hang in CI (91cf050: no output in the guest's 900 s) came before the suite bounded its own systemd; a
+# timeout now shows how far it got, and one is run again (RETRY_HUNG) so a rare stall of the emulated guest does not
+# decide a landing, while a hang that repeats still fails.
+RETRY_HUNG=1 VM_TIMEOUT=${VM_TIMEOUT:-900} vm_suite "systemd unit, installer and nodwire run under it (GPIO + camera in its sandbox)" service-hil.sh
 # libgpiod v2 on this Debian 12 host: built from PyPI's gpiod source package, linked statically (the log says
 # which version and that the binaries use it); then the same GPIO suite against it. A failed download or build
 # is a failure. The library is rebuilt only when its source package changes; the swift build is incremental.
