@@ -463,6 +463,28 @@ struct SwingRecognizer: Sendable {
             && out <= largest && back <= largest
     }
 
+    /// Whether the full strokes (side to side) between turning points `a` and `b` swing about one centre: their
+    /// midpoints within `tolerance` of their mean size of each other. "Yes, yes" dips from about the same top to about
+    /// the same depth, a "no" swings through the same middle, a slow or shrinking one too (dips of 12, 9.6 and 7.7°
+    /// from one rest: midpoints 1.2° apart against 3.6°); a head sinking or turning away as its owner talks, swinging
+    /// on the way, does not. `returnTolerance` asks a gesture to come home only once it rests, so a sustained one
+    /// reported mid-motion was held to nothing of the kind: the real woman of `fer_woman2`, quickened 2x (up 11°, down
+    /// 12°, up 5°, down 9° past the last bottom, midpoints 4.9° apart against 3.0°) was a "yes" of two cycles from
+    /// three later starts. And a gesture that comes home may wander between its ends: talkers whose faces change
+    /// shape (real clips with the upper lip moved) swung down 3.3°, up 4.5°, down 2.4°, up 6.4° and home, a "yes".
+    /// Two full strokes share their middle turning point, and their midpoints differ by half the difference of their
+    /// sizes: `minSymmetry` judges that already, so this asks three or more. The half strokes out of and back to a
+    /// rest are not among them. docs/gestures.md "A wandering swing is not an answer".
+    static func swingsAboutOneCentre(_ p: [TurningPoints.Point], from a: Int, to b: Int, tolerance: Double) -> Bool {
+        guard b - a >= 3 else { return true }
+        var lowMid = Double.infinity, highMid = -Double.infinity, total = 0.0
+        for i in (a + 1)...b {
+            let mid = (p[i].value + p[i - 1].value) / 2
+            lowMid = min(lowMid, mid); highMid = max(highMid, mid); total += abs(p[i].value - p[i - 1].value)
+        }
+        return highMid - lowMid <= tolerance * total / Double(b - a)
+    }
+
     /// A single "yes" or "no" under way when the face was found (a person nodding or shaking as they come into
     /// view, or found a moment before they answer: the nod recogniser watches from the end of the warm-up, so
     /// a nod begun in it is seen from mid-stroke): it counts when all of it was seen but where it set off. Its
@@ -569,6 +591,9 @@ struct SwingRecognizer: Sendable {
         let range = hi - lo, mean = total / Double(seenFromMidStroke || windUp ? strokes - 1 : strokes)
         guard smallest >= s.minSymmetry * largest
                 || swingsAboutOneCentreOutOfAnOffRest(p, from: a, to: last, settled: settled && last == b) else { return nil }
+        // Its full strokes swing about one centre (mid-motion, every stroke after the first is one; at rest, the last
+        // is a half stroke home).
+        guard Self.swingsAboutOneCentre(p, from: a + 1, to: settled ? last - 1 : b, tolerance: s.returnTolerance) else { return nil }
         let duration = p[last].arrived - p[a].left
         guard duration > 0, Double(strokes) / (2 * duration) <= s.maxRate else { return nil }
         if strokes < 4 {

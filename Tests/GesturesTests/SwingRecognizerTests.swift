@@ -553,6 +553,54 @@ final class SwingRecognizerTests: XCTestCase {
         XCTAssertEqual(s.events().of(.nod).count, 2, "a new answer after a rest")
     }
 
+    /// A swing that wanders is not an answer (docs/gestures.md "A wandering swing is not an answer"). The real woman of
+    /// `fer_woman2` played twice as fast (docs/accuracy.md "Livelier talkers"), as Nodwire's vision read her from 0.5 s
+    /// in (`Tests/Fixtures/poses`), her head sinking as she talks: down 7°, up 11°, down 12°, up 5°, down 9° past the
+    /// last bottom, staying there; reported mid-motion, it was a "yes" of two cycles. A swing that wanders between its
+    /// ends and comes home is no answer either. Dips from one rest that shrink, or whose rest sinks a degree a dip over
+    /// a long answer, still are one, reported before they end.
+    func testAWanderingSwingIsNotAYes() throws {
+        func dips(_ points: [(seconds: Double, pitch: Double)]) -> Stream {
+            var rng = SplitMix(state: 4242)
+            var s = Stream()
+            s.fps = 30
+            s.rest(1.5)
+            var from = 0.0
+            for (seconds, to) in points {
+                let a = from
+                s.add(seconds) { t in (rng.gaussian(0.3), a + (to - a) * (1 - cos(.pi * t / seconds)) / 2 + rng.gaussian(0.2)) }
+                from = to
+            }
+            s.rest(1.5, pitch: from)
+            return s
+        }
+
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let csv = try String(contentsOf: root.appendingPathComponent("Fixtures/poses/fer_woman2_2x_from_0.5s.csv"), encoding: .utf8)
+        let samples = csv.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line -> HeadSample in
+            let v = line.split(separator: ",").map { Double($0)! }
+            return HeadSample(frame: Int(v[0]), time: v[1], pose: HeadPose(yaw: v[2], pitch: v[3], pointerX: v[4], pointerY: v[5], faceSize: v[6],
+                                                                             eyesRight: v[7], eyesUp: v[8], cornerDrop: v[9]))
+        }
+        XCTAssertGreaterThan(samples.count, 200)
+        var engine = GestureEngine(settings: GestureSettings())
+        let events = samples.flatMap { engine.process($0) }
+        XCTAssertTrue(events.of(.nod).isEmpty, "\(events.map(\.kind))")
+
+        // A real talker whose upper lip was moved read down 3.3°, up 4.5°, down 2.4°, up 6.4° and home; the same shape
+        // half as large again (the engine's smoothing takes the short strokes down a little) was a "yes".
+        let wandering = dips([(0.45, -5.0), (0.35, 2.0), (0.45, -2.0), (0.45, 8.0), (0.45, 0)])
+        XCTAssertTrue(wandering.events().of(.nod).isEmpty, "\(wandering.events().map(\.kind))")
+
+        for points in [[(0.3, -12.0), (0.45, 0), (0.3, -9.6), (0.45, 0), (0.3, -7.7), (0.45, 0)],
+                       [(0.3, -10.0), (0.45, 0), (0.3, -11.0), (0.45, -1), (0.3, -12.0), (0.45, -2), (0.3, -13.0), (0.45, -3)]] {
+            let s = dips(points), end = 1.5 + points.reduce(0) { $0 + $1.0 }
+            let nods = s.events().of(.nod)
+            XCTAssertEqual(nods.count, 1, "\(points): \(s.events().map(\.kind))")
+            XCTAssertLessThan(nods.first?.time ?? 99, end, "\(points)")
+        }
+    }
+
     /// A talker's quick emphasis dip of a few degrees is a single out-and-back below the single range.
     func testEmphasisDipIsNothing() {
         for amplitude in [4.0, 6, 8] {
