@@ -58,6 +58,8 @@ public struct GestureEngine: Sendable {
     private var posture = false
     private var steadyAnchor: (pose: Angles, since: Double)?
     private var candidate: (direction: Direction, since: Double)?
+    /// Beyond a share of a threshold (`Zones.heldSharePitch`, `heldShareYaw`): which way, and since when.
+    private var held: (direction: Direction, since: Double)?
     private var excursion: Excursion?
     private var wasBeyond = false
     /// A discrete look waiting for its confirmation; `quick` when it was not held (it may be a stroke).
@@ -199,6 +201,12 @@ public struct GestureEngine: Sendable {
         let z = settings.zones
         let inIdle = (offset.yaw / z.idleYaw) * (offset.yaw / z.idleYaw) + (offset.pitch / z.idlePitch) * (offset.pitch / z.idlePitch) <= 1
         var beyond = Self.direction(offset, zones: z)
+        // Or held a while beyond a share of the threshold: a look is held, talking's excursions are not.
+        let near = Self.direction(offset, zones: z, yawShare: z.heldShareYaw, pitchShare: z.heldSharePitch)
+        if near != held?.direction { held = near.map { ($0, t) } }
+        // Held that long, it has served its dwell too.
+        var beyondSince = t
+        if beyond == nil, let h = held, t - h.since >= z.heldFor { beyond = h.direction; beyondSince = h.since }
         state.inIdleZone = inIdle
 
         // Body movement: judged against where the head last rested, in face widths.
@@ -260,7 +268,7 @@ public struct GestureEngine: Sendable {
         }
         if state.activeLook == nil {
             if let b = beyond, !posture {
-                if candidate?.direction != b { candidate = (b, t) }
+                if candidate?.direction != b { candidate = (b, beyondSince) }
                 // A head still swinging (a slow, wide nod passes the threshold too) is not holding a look. A look
                 // also waits until its axis has settled for as long as a nod or shake may pause at its turn
                 // (`max_hold`): a slow, wide nod's or shake's extremes are beyond the threshold for longer than
@@ -410,6 +418,7 @@ public struct GestureEngine: Sendable {
     private mutating func forgetMotion() {
         state.activeLook = nil
         candidate = nil
+        held = nil
         excursion = nil
         wasBeyond = false
         pendingLook = nil
@@ -453,9 +462,9 @@ public struct GestureEngine: Sendable {
         return hi >= lo ? hi - lo : 0
     }
 
-    /// The direction beyond its threshold, the axis further past its own threshold winning; nil inside.
-    static func direction(_ o: Angles, zones z: GestureSettings.Zones) -> Direction? {
-        let ry = abs(o.yaw) / z.thresholdYaw, rp = abs(o.pitch) / z.thresholdPitch
+    /// The direction beyond its threshold (or a share of it), the axis further past its own threshold winning; nil inside.
+    static func direction(_ o: Angles, zones z: GestureSettings.Zones, yawShare: Double = 1, pitchShare: Double = 1) -> Direction? {
+        let ry = abs(o.yaw) / (yawShare * z.thresholdYaw), rp = abs(o.pitch) / (pitchShare * z.thresholdPitch)
         guard max(ry, rp) >= 1 else { return nil }
         if ry >= rp { return o.yaw > 0 ? .right : .left }
         return o.pitch > 0 ? .up : .down

@@ -54,6 +54,16 @@ public struct GestureSettings: Sendable, Equatable {
         /// (clm_look's look down moves it 0.2 face widths down, its look up 0.15 up), and five landmarks
         /// fold on some faces looking down, reading "up" (docs/gestures.md "Which way").
         public var maxCounterTravel = 0.05
+        /// A head held beyond this share of a threshold for `heldFor` seconds is looking too. A deliberate look is
+        /// held; talking's excursions come and go: over every real clip here, talkers (their faces changed in
+        /// shape too) held at most 0.68 of the pitch threshold for a whole second, a body leaning 0.71 (up), while
+        /// rendered faces whose five points read little pitch (0.4-0.5 of it) held an 18° look down at 0.77-0.95 of
+        /// the threshold, short of it. Yaw is read at 0.6-1.1 of a turn, and a body leaning sideways reads as a held
+        /// turn (6.3° on the real ht_sway, 10° on rendered leans), so for yaw it is off (1). docs/gestures.md "A
+        /// look held longer".
+        public var heldSharePitch = 0.75
+        public var heldShareYaw = 1.0
+        public var heldFor = 1.0
     }
 
     public struct Continuous: Sendable, Equatable {
@@ -177,6 +187,10 @@ public struct GestureSettings: Sendable, Equatable {
         func need(_ ok: Bool, _ key: String, _ message: String) { if !ok { p.append(SettingProblem(key: key, message: message)) } }
         need(zones.idleYaw < zones.thresholdYaw, "gestures.zones.idle_yaw", "must be smaller than gestures.zones.threshold_yaw (\(zones.thresholdYaw)) or a look could never stop")
         need(zones.idlePitch < zones.thresholdPitch, "gestures.zones.idle_pitch", "must be smaller than gestures.zones.threshold_pitch (\(zones.thresholdPitch)) or a look could never stop")
+        need(zones.heldSharePitch * zones.thresholdPitch > zones.idlePitch, "gestures.zones.held_share_pitch",
+             "times gestures.zones.threshold_pitch must stay outside the idle zone (\(zones.idlePitch)°) or a head at rest could be held looking")
+        need(zones.heldShareYaw * zones.thresholdYaw > zones.idleYaw, "gestures.zones.held_share_yaw",
+             "times gestures.zones.threshold_yaw must stay outside the idle zone (\(zones.idleYaw)°) or a head at rest could be held looking")
         need(calibration.averageSeconds <= calibration.seconds, "gestures.calibration.average_seconds", "must not exceed gestures.calibration.seconds (\(calibration.seconds))")
         need(discrete.minDuration < discrete.maxDuration, "gestures.discrete.min_duration", "must be shorter than gestures.discrete.max_duration (\(discrete.maxDuration))")
         for (name, s) in [("nod", nod), ("shake", shake)] {

@@ -17,7 +17,7 @@ private enum Floor {
     static let synthClips = 12
     static let synthMinNodsFound = 12              // of 12 (10 with a 3° nod stroke, before 2026-11-24)
     static let synthMinShakesFound = 7             // of 8
-    static let synthMinLooksFound = 20             // of 24 (22 at 0f308f3, before the pose and recogniser rewrite)
+    static let synthMinLooksFound = 22             // of 24 (20 before a look up or down held 1 s needed less, 2026-11-26)
     static let synthMaxFalseNods = 0               // 3 before a nod had to dip and face the camera (sweeps: 35° yaw, 25° up)
     static let synthMaxFalseShakes = 0
     static let synthMaxFalseLooks = 0
@@ -35,7 +35,7 @@ private enum Floor {
     static let halfRate = 15.0
     static let halfRateMinNodsFound = 10           // of 12
     static let halfRateMinShakesFound = 6          // of 8 (5 before)
-    static let halfRateMinLooksFound = 20          // of 24
+    static let halfRateMinLooksFound = 22          // of 24 (20 before 2026-11-26, as at full rate)
     static let halfRateMaxFalseNodsAndShakes = 0
     static let halfRateMaxWorstDelay = 0.41        // s: 0.4 (2026-11-24)
 

@@ -106,6 +106,34 @@ final class GestureEngineTests: XCTestCase {
         }
     }
 
+    /// A look up or down held longer needs less: past `held_share_pitch` (0.75) of the threshold for `held_for` (1 s)
+    /// is a look (a rendered face whose five points read its 18° look down as 8-9.5°); the same held a shorter
+    /// while, or less far, is not (talkers held at most 0.68 of it for a second). Yaw does not take the share by
+    /// default: a sideways lean reads as a held turn.
+    func testALookUpOrDownHeldLongerNeedsLess() {
+        let z = GestureSettings().zones
+        func starts(pitch: Double = 0, yaw: Double = 0, held: Double, _ settings: GestureSettings = GestureSettings()) -> [GestureEvent] {
+            var s = calibrated()
+            s.ramp(0.2, from: (0, 0), to: (yaw, pitch))
+            s.rest(held, yaw: yaw, pitch: pitch)
+            s.ramp(0.2, from: (yaw, pitch), to: (0, 0))
+            s.rest(1.5)
+            return s.events(settings).of(.lookStart)
+        }
+        let short = z.thresholdPitch * 0.85
+        XCTAssertEqual(starts(pitch: -short, held: z.heldFor + 0.3).map(\.direction), [.down])
+        XCTAssertEqual(starts(pitch: short, held: z.heldFor + 0.3).map(\.direction), [.up])
+        XCTAssertEqual(starts(pitch: -short, held: z.heldFor - 0.3), [], "not held long enough")
+        XCTAssertEqual(starts(pitch: -z.thresholdPitch * 0.65, held: 3), [], "not far enough, however long")
+        XCTAssertEqual(starts(yaw: z.thresholdYaw * 0.85, held: 3), [], "yaw does not take the share by default")
+        var yawToo = GestureSettings()
+        yawToo.zones.heldShareYaw = 0.75
+        XCTAssertEqual(starts(yaw: z.thresholdYaw * 0.85, held: z.heldFor + 0.3, yawToo).map(\.direction), [.right], "unless set")
+        var off = GestureSettings()
+        off.zones.heldSharePitch = 1
+        XCTAssertEqual(starts(pitch: -short, held: 3, off), [], "1 turns it off")
+    }
+
     func testDwellEdge() {
         for (hold, expected) in [(0.2, 0), (0.7, 1)] {
             var s = calibrated()
@@ -458,10 +486,13 @@ final class GestureSettingsTests: XCTestCase {
     func testContradictionsAreNamed() {
         var s = GestureSettings()
         s.zones.idleYaw = 20
+        s.zones.heldSharePitch = 0.3
         s.calibration.averageSeconds = 2
         let keys = s.problems().map(\.key)
-        XCTAssertEqual(keys, ["gestures.zones.idle_yaw", "gestures.calibration.average_seconds"])
+        XCTAssertEqual(keys, ["gestures.zones.idle_yaw", "gestures.zones.held_share_pitch", "gestures.zones.held_share_yaw",
+                              "gestures.calibration.average_seconds"])
         XCTAssertTrue(s.problems()[0].message.contains("threshold_yaw"))
+        XCTAssertTrue(s.problems()[1].message.contains("idle zone"))
     }
 }
 
