@@ -63,6 +63,7 @@ public struct GestureSettings: Sendable, Equatable {
         /// look held longer".
         public var heldSharePitch = 0.75
         public var heldShareYaw = 1.0
+        /// Seconds held beyond that share, the dwell included.
         public var heldFor = 1.0
     }
 

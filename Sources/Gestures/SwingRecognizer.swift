@@ -448,19 +448,17 @@ struct SwingRecognizer: Sendable {
         // Without a rest the last stroke ends at a turning point: it is a full one.
         let last = settled ? b - 1 : b
         guard a > 0, last - (a + 1) >= Self.fullStrokesOutOfAnOffRest, Self.wentOnTheSameWay(p, at: a) else { return false }
-        var smallest = Double.infinity, largest = 0.0, total = 0.0, lowMid = Double.infinity, highMid = -Double.infinity
+        var smallest = Double.infinity, largest = 0.0
         for i in (a + 2)...last {
-            let size = abs(p[i].value - p[i - 1].value), mid = (p[i].value + p[i - 1].value) / 2
-            smallest = min(smallest, size); largest = max(largest, size); total += size
-            lowMid = min(lowMid, mid); highMid = max(highMid, mid)
+            let size = abs(p[i].value - p[i - 1].value)
+            smallest = min(smallest, size); largest = max(largest, size)
         }
-        let mean = total / Double(last - a - 1)
         // What is excused is a small stroke out of the rest (and back to it): a half stroke between the centre
         // and an extreme is never bigger than a full one. A look up held while talking sways about its level,
         // then back, has them the other way round (strokes out and back of 10°, sways of 2-6° between).
         let out = abs(p[a + 1].value - p[a].value), back = settled ? abs(p[b].value - p[b - 1].value) : 0
-        return smallest >= settings.minSymmetry * largest && highMid - lowMid <= settings.returnTolerance * mean
-            && out <= largest && back <= largest
+        return smallest >= settings.minSymmetry * largest && out <= largest && back <= largest
+            && Self.swingsAboutOneCentre(p, from: a + 1, to: last, tolerance: settings.returnTolerance)
     }
 
     /// Whether the full strokes (side to side) between turning points `a` and `b` swing about one centre: their
