@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Opens the setup page in headless Chromium over the DevTools protocol and checks what a person would see,
 from the DOM and from screenshots: the status running with a frame rate, the face present, a look in the
-event list, pose messages arriving and the blue dot moving on the screen, the camera's picture with its
-green face box, the outputs with their Pulse buttons; then presses Start in "Fit it to the person" (the clip
+event list, pose messages arriving and the blue dot moving on the screen, the held-look lines on the plot, the
+camera's picture with its green face box, the outputs with their Pulse buttons; then presses Start in "Fit it to the person" (the clip
 is labelled, so the fit runs on it) and checks that the proposal appears with its score. Polls until every check holds at once or the deadline
 passes (a loaded machine is slow, not wrong), then writes a screenshot of the whole page and prints what it
 saw. Exit 0 when every check held, 1 when one did not (each named), 2 when the browser could not be driven.
@@ -16,6 +16,7 @@ import websocket
 # The page's own colours (Sources/Appliance/Web/WebPage.swift): what a person sees as the face box and the dot.
 FACE_BOX = (0x43, 0xA0, 0x47)
 DOT = (0x15, 0x65, 0xC0)
+HELD = (0xEF, 0x6C, 0x00)  # the dotted lines where a look held a while starts
 
 READ_DOM = """JSON.stringify({
   state: document.getElementById('state').textContent,
@@ -37,6 +38,7 @@ CHECKS = [
     ("a look is in the event list", lambda s: any("look" in e for e in s["events"])),
     ("pose messages arrive", lambda s: s["poses"] > 20),
     ("the blue dot is on the screen and has moved", lambda s: s["dot_at"] is not None and s["dot_moved_px"] > 10),
+    ("the held-look lines are drawn on the plot", lambda s: s["held_px"] > 40),
     ("the picture is there, with the green face box on the screen", lambda s: s["pictures"] > 5 and s["face_box_px"] > 40),
     ("the outputs are listed with their buttons", lambda s: s["outputs"][:2] == ["right Pulse", "down Pulse"]),
 ]
@@ -137,11 +139,13 @@ class Browser:
 
 
 def look(browser, seen, dots):
-    """What the screen shows (not the DOM): green face-box pixels on the picture, the blue dot on the plot."""
+    """What the screen shows (not the DOM): green face-box pixels on the picture, the blue dot and the held-look
+    lines on the plot."""
     _, _, rows = png_pixels(browser.screenshot(seen["rects"]["picture"]))
     seen["face_box_px"] = sum(near(FACE_BOX, p) for row in rows for p in row)
     _, _, rows = png_pixels(browser.screenshot(seen["rects"]["plot"]))
     blue = [(x, y) for y, row in enumerate(rows) for x, p in enumerate(row) if near(DOT, p)]
+    seen["held_px"] = sum(near(HELD, p) for row in rows for p in row)
     seen["dot_at"] = [round(sum(c) / len(blue)) for c in zip(*blue)] if len(blue) > 20 else None
     if seen["dot_at"]:
         dots.append(seen["dot_at"])

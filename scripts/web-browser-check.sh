@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Opens the setup page in a real browser (Debian's chromium, headless) while `nodwire run` plays a clip over
 # and over, and checks what a person would see, from the DOM and from screenshots: the status running with
-# a frame rate, the face present, a look in the event list, the blue dot moving, the camera's picture with
-# its green face box, the outputs with their buttons. Each check is waited for (up to DEADLINE seconds, 60 by
-# default, for a loaded machine), not timed. Writes a screenshot of the page; prints what it saw, and on a
-# failure the end of nodwire's log.
+# a frame rate, the face present, a look in the event list, the blue dot moving, the held-look lines on the
+# plot, the camera's picture with its green face box, the outputs with their buttons. Each check is waited
+# for (up to DEADLINE seconds, 60 by default, for a loaded machine), not timed. Writes a screenshot of the
+# page; prints what it saw, and on a failure the end of nodwire's log.
 #
 #   scripts/web-browser-check.sh [BUILD_DIR] [SCREENSHOT]     # BUILD_DIR: where nodwire is (.build/debug)
 #   scripts/web-browser-check.sh .build/debug docs/web.png    # refreshes the picture in docs/web.md

@@ -83,7 +83,12 @@ final class WebTests: XCTestCase {
         }
         XCTAssertEqual(status["camera"] as? String, "ok")
         XCTAssertGreaterThan(status["fps"] as? Double ?? 0, 1, reply.body)
-        XCTAssertEqual((status["zones"] as? [String: Any])?["threshold_yaw"] as? Double, 12, reply.body)
+        let zones = status["zones"] as? [String: Any]
+        XCTAssertEqual(zones?["threshold_yaw"] as? Double, 12, reply.body)
+        // The held look the page draws: the defaults, up/down only (yaw off at 1).
+        XCTAssertEqual(zones?["held_share_pitch"] as? Double, 0.75, reply.body)
+        XCTAssertEqual(zones?["held_share_yaw"] as? Double, 1, reply.body)
+        XCTAssertEqual(zones?["held_for"] as? Double, 1, reply.body)
         let outputs = try XCTUnwrap(status["outputs"] as? [[String: Any]])
         XCTAssertEqual(outputs.map { $0["name"] as? String }, ["right", "down", "led"])
         XCTAssertEqual(outputs.map { $0["pulsable"] as? Bool }, [true, true, false], "the status LED is not pulsed by hand")

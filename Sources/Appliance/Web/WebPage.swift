@@ -30,17 +30,18 @@ enum WebPage {
     </section>
     <section><h2>Where the head is</h2>
     <canvas id="plot" width="300" height="300" aria-label="yaw and pitch against the idle zone and the thresholds"></canvas>
-    <p class="note">Degrees from the resting pose: inner ellipse the idle zone, outer box the thresholds of a look.</p>
+    <p class="note">Degrees from the resting pose: inner ellipse the idle zone, outer box the thresholds of a look, dotted lines where a head held for a while (<span id="held-for">1</span> s) is looking too.</p>
     <details id="tune"><summary>Adjust the zones by hand</summary>
     <form id="tune-form"><label>Look left/right beyond <input name="gestures.zones.threshold_yaw" type="number" step="0.5" min="1" max="60">°</label>
     <label>Look up/down beyond <input name="gestures.zones.threshold_pitch" type="number" step="0.5" min="1" max="60">°</label>
     <label>At rest within yaw <input name="gestures.zones.idle_yaw" type="number" step="0.5" min="0.5" max="60">°</label>
     <label>At rest within pitch <input name="gestures.zones.idle_pitch" type="number" step="0.5" min="0.5" max="60">°</label>
+    <label>Held up/down, a look from <input name="gestures.zones.held_share_pitch" type="number" step="0.05" min="0.3" max="1"> of its threshold (1: off)</label>
     <button>Save and use</button></form><p id="tune-reply" class="note"></p></details>
     </section>
     <section class="wide"><h2>The last 20 seconds</h2>
     <canvas id="strip" width="640" height="200" aria-label="yaw and pitch over the last 20 seconds"></canvas>
-    <p class="note"><span class="yaw">yaw</span> and <span class="pitch">pitch</span> with the thresholds (dashed); events marked.</p>
+    <p class="note"><span class="yaw">yaw</span> and <span class="pitch">pitch</span> with the thresholds (dashed) and where a held look starts (dotted); events marked.</p>
     </section>
     <section class="wide" id="fit-box"><h2>Fit it to the person</h2>
     <p class="note" id="fit-intro">A few guided minutes: look straight, turn left, right, up and down as far as is comfortable, nod "yes" a few times, shake "no" a few times, then talk for 20 seconds. Nodwire then proposes this person's zones and nod and shake sizes and shows how the session scores with them. Nothing changes until you press Save.</p>
@@ -108,6 +109,7 @@ enum WebPage {
       text('budget', s.budget_percent == null ? '–' : s.budget_percent + ' % of a core' + (s.mode ? ' (' + s.mode + ')' : ''));
       text('camera', s.camera === 'ok' ? s.source : 'lost: ' + (s.camera_problem || ''));
       text('face', s.face_present ? 'present' : 'no face');
+      text('held-for', s.zones.held_for);
       text('calibration', s.calibrated ? 'calibrated' : s.calibrating ? 'calibrating…' : '–');
       text('battery', s.battery_percent == null ? 'mains' : s.battery_percent + ' %');
       text('temperature', s.celsius == null ? '–' : s.celsius + ' °C');
@@ -123,7 +125,7 @@ enum WebPage {
       $('token-form').hidden = !s.token_required;
       // The hand-tuning form shows the zones in use, unless the person is editing it.
       if (!$('tune-form').contains(document.activeElement))
-        for (const k of ['threshold_yaw', 'threshold_pitch', 'idle_yaw', 'idle_pitch']) $('tune-form').elements['gestures.zones.' + k].value = s.zones[k];
+        for (const k of ['threshold_yaw', 'threshold_pitch', 'idle_yaw', 'idle_pitch', 'held_share_pitch']) $('tune-form').elements['gestures.zones.' + k].value = s.zones[k];
     }
 
     async function pulse(name) {
@@ -152,7 +154,15 @@ enum WebPage {
       while (marks.length && marks[0].t < cut) marks.shift();
     }
 
-    function zones() { return status ? status.zones : { idle_yaw: 5, idle_pitch: 4, threshold_yaw: 12, threshold_pitch: 10 }; }
+    function zones() { return status ? status.zones : { idle_yaw: 5, idle_pitch: 4, threshold_yaw: 12, threshold_pitch: 10, held_share_yaw: 1, held_share_pitch: 1, held_for: 1 }; }
+
+    // Where a held look starts on each axis (`gestures.zones.held_share_*` of the threshold): none where it is off (1).
+    function heldLines(z) {
+      const lines = [];
+      if (z.held_share_yaw < 1) lines.push(['yaw', z.held_share_yaw * z.threshold_yaw]);
+      if (z.held_share_pitch < 1) lines.push(['pitch', z.held_share_pitch * z.threshold_pitch]);
+      return lines;
+    }
 
     function drawPlot() {
       const c = $('plot'), g = c.getContext('2d'), w = c.width, h = c.height, z = zones();
@@ -161,7 +171,14 @@ enum WebPage {
       g.strokeStyle = '#ccc'; g.beginPath(); g.moveTo(w / 2, 0); g.lineTo(w / 2, h); g.moveTo(0, h / 2); g.lineTo(w, h / 2); g.stroke();
       g.fillStyle = '#e8f5e9'; g.beginPath(); g.ellipse(w / 2, h / 2, z.idle_yaw * s, z.idle_pitch * s, 0, 0, 2 * Math.PI); g.fill();
       g.strokeStyle = '#c62828'; g.setLineDash([6, 4]);
-      g.strokeRect(w / 2 - z.threshold_yaw * s, h / 2 - z.threshold_pitch * s, 2 * z.threshold_yaw * s, 2 * z.threshold_pitch * s); g.setLineDash([]);
+      g.strokeRect(w / 2 - z.threshold_yaw * s, h / 2 - z.threshold_pitch * s, 2 * z.threshold_yaw * s, 2 * z.threshold_pitch * s);
+      // A held look: lines across the threshold box at the held share (up and down, or left and right).
+      g.strokeStyle = '#ef6c00'; g.lineWidth = 2; g.setLineDash([2, 3]); g.beginPath();
+      for (const [axis, v] of heldLines(z)) for (const sign of [1, -1]) {
+        if (axis === 'pitch') { g.moveTo(w / 2 - z.threshold_yaw * s, h / 2 - sign * v * s); g.lineTo(w / 2 + z.threshold_yaw * s, h / 2 - sign * v * s); }
+        else { g.moveTo(w / 2 + sign * v * s, h / 2 - z.threshold_pitch * s); g.lineTo(w / 2 + sign * v * s, h / 2 + z.threshold_pitch * s); }
+      }
+      g.stroke(); g.lineWidth = 1; g.setLineDash([]);
       g.fillStyle = '#555'; g.font = '12px sans-serif'; g.fillText('left', 4, h / 2 - 4); g.fillText('right', w - 32, h / 2 - 4); g.fillText('up', w / 2 + 4, 12); g.fillText('down', w / 2 + 4, h - 4);
       const last = samples[samples.length - 1];
       if (latest && latest.pose && last) {
@@ -180,6 +197,10 @@ enum WebPage {
       g.setLineDash([6, 4]);
       for (const [v, col] of [[z.threshold_yaw, '#1565c088'], [-z.threshold_yaw, '#1565c088'], [z.threshold_pitch, '#d8431588'], [-z.threshold_pitch, '#d8431588']]) {
         g.strokeStyle = col; g.beginPath(); g.moveTo(0, Y(v)); g.lineTo(w, Y(v)); g.stroke();
+      }
+      g.setLineDash([2, 3]);
+      for (const [axis, v] of heldLines(z)) for (const sign of [1, -1]) {
+        g.strokeStyle = axis === 'yaw' ? '#1565c055' : '#d8431555'; g.beginPath(); g.moveTo(0, Y(sign * v)); g.lineTo(w, Y(sign * v)); g.stroke();
       }
       g.setLineDash([]);
       for (const [key, col] of [['yaw', '#1565c0'], ['pitch', '#d84315']]) {

@@ -49,7 +49,9 @@ final class WebStatus: @unchecked Sendable {
             ("source", EventJSON.quoted(sourceName)),
             ("calibrating", current.face == .calibrating ? "true" : "false"),
             ("neutral", Self.angles(current.neutral)),
-            ("zones", "{\"idle_yaw\":\(EventJSON.number(z.idleYaw, 1)),\"idle_pitch\":\(EventJSON.number(z.idlePitch, 1)),\"threshold_yaw\":\(EventJSON.number(z.thresholdYaw, 1)),\"threshold_pitch\":\(EventJSON.number(z.thresholdPitch, 1))}"),
+            ("zones", "{\"idle_yaw\":\(EventJSON.number(z.idleYaw, 1)),\"idle_pitch\":\(EventJSON.number(z.idlePitch, 1)),\"threshold_yaw\":\(EventJSON.number(z.thresholdYaw, 1)),\"threshold_pitch\":\(EventJSON.number(z.thresholdPitch, 1)),"
+                + "\"held_share_yaw\":\(EventJSON.number(z.heldShareYaw, 2)),\"held_share_pitch\":\(EventJSON.number(z.heldSharePitch, 2)),"
+                + "\"held_for\":\(EventJSON.number(z.heldFor, 2))}"),
             ("outputs", "[" + list.joined(separator: ",") + "]"),
             ("token_required", auth.needsToken ? "true" : "false"),
             ("web_dropped", String(hub.dropped)),
