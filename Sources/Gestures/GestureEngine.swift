@@ -32,6 +32,9 @@ public struct GestureEngine: Sendable {
         var posture = false
         /// It was held long enough to start a continuous look: a look, not a stroke of a nod or shake.
         var held = false
+        /// It was not seen going out: the head was already out of the idle zone when the face was found (or motion
+        /// forgotten). Where it went and which way are not known, so it is no look when it comes back.
+        var unseenStart = false
     }
 
     private var yawFilter: Smoother
@@ -62,6 +65,9 @@ public struct GestureEngine: Sendable {
     private var held: (direction: Direction, since: Double)?
     private var excursion: Excursion?
     private var wasBeyond = false
+    /// Whether the last sample looked at was in the idle zone; nil before the first one (a face just found,
+    /// or motion forgotten).
+    private var wasInIdle: Bool?
     /// A discrete look waiting for its confirmation; `quick` when it was not held (it may be a stroke).
     private var pendingLook: (event: GestureEvent, due: Double, quick: Bool)?
     private var refractoryUntil = -Double.infinity
@@ -302,15 +308,17 @@ public struct GestureEngine: Sendable {
             if state.activeLook != nil { e.held = true }
             // An excursion that began in a nod or shake (or its refractory time) is part of it, not a look.
             if excursion == nil, quiet || nodRecognizer.engaged || shakeRecognizer.engaged { e.posture = true }
+            if excursion == nil, wasInIdle != true { e.unseenStart = true }
             excursion = e
         } else if let e = excursion {
             let d = settings.discrete
-            if let direction = e.direction, !e.posture, e.beyondTime >= d.minDuration, t - e.leftAt <= d.maxDuration {
+            if let direction = e.direction, !e.posture, !e.unseenStart, e.beyondTime >= d.minDuration, t - e.leftAt <= d.maxDuration {
                 pendingLook = (event(.look, direction: direction, distance: e.distance), t + d.confirmDelay, !e.held)
             }
             excursion = nil
         }
         wasBeyond = beyond != nil
+        wasInIdle = inIdle
 
         // A look is confirmed at rest (`confirm_delay`). A quick one whose head is still moving on its axis may be
         // a slow nod's or shake's stroke: creeping the last degrees home, or already heading out again into the
@@ -421,6 +429,7 @@ public struct GestureEngine: Sendable {
         held = nil
         excursion = nil
         wasBeyond = false
+        wasInIdle = nil
         pendingLook = nil
         posture = false
         steadyAnchor = nil

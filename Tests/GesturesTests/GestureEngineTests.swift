@@ -335,6 +335,26 @@ final class GestureEngineTests: XCTestCase {
         XCTAssertEqual(e.of(.calibrated).count, 1, "a 2 s loss keeps the neutral")
     }
 
+    /// A face found again with the head already out (turned away while it was lost, or read wrongly as it comes
+    /// back: five points past ~35° read a held turn as a look down) is not a look when it comes back: where it
+    /// went and which way were not seen. The same look seen going out is one.
+    func testALookNotSeenGoingOutIsNoLook() {
+        var unseen = calibrated()
+        unseen.noFace(1)
+        unseen.rest(0.5, pitch: -15)   // back within the warm-up and the dwell: no continuous look either
+        unseen.rest(1.5)
+        let back = unseen.events()
+        XCTAssertEqual(back.of(.calibrated).count, 1, "a 1 s loss keeps the neutral")
+        XCTAssertTrue(back.of(.look).isEmpty && back.of(.lookStart).isEmpty, "\(back.gestures)")
+
+        var seen = calibrated()
+        seen.noFace(1)
+        seen.rest(1)
+        seen.add(0.6) { _ in (0, -15) }
+        seen.rest(1.5)
+        XCTAssertEqual(seen.events().of(.look).map(\.direction), [.down])
+    }
+
     func testLongFaceLossRecalibrates() {
         var s = calibrated()
         s.noFace(6)
