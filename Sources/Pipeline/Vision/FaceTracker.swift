@@ -39,6 +39,18 @@ public final class FaceTracker {
     private var needsFirstFit = false
     /// When a face was last seen: a face back within `HeadPoseEstimator`'s relearn time keeps its geometry.
     private var lastFaceTime = -Double.infinity
+    /// Where the detector last saw the face (found or re-checked): a fit that lost its face drifts off first.
+    private var confirmed = FaceBox(left: 0, top: 0, right: 0, bottom: 0)
+    /// Where the face was last confirmed when it was lost, and when (see `reacquireFor`).
+    private var lost: (box: FaceBox, time: Double)?
+    private var searchFrames = 0
+    /// Seconds after a face is lost during which every other search slice looks where it was lost. A face is
+    /// lost when its owner turns away, a hand passes over it or the fit slips, and it comes back where it went;
+    /// but the search plan starts again from its coarse slice and works down to the smallest faces, which at a
+    /// picture bigger than VGA takes seconds (1920x1080: the rendered cisco_sweep's face, lost in a 35° turn,
+    /// was found again 158 frames later, 27 at VGA). Faces are looked for elsewhere on the other frames. The
+    /// same time as `relearnFaceAfter`: after it, the face may be someone else's, anywhere.
+    public static let reacquireFor = relearnFaceAfter
     /// A face gone longer than this (s) may be someone else: its head geometry is learnt again. The gesture
     /// engine recalibrates after the same absence (gestures.calibration.recalibrate_after_loss's default).
     public static let relearnFaceAfter = 5.0
@@ -80,7 +92,7 @@ public final class FaceTracker {
         }
         needsFirstFit = false
         guard isPlausible(landmarks, box: fitted, in: frame) else {
-            reset()
+            lose(at: frame.time)
             return (nil, .tracked)
         }
         velocity = (fitted.center - box.center) * 0.5 + velocity * 0.5
@@ -92,7 +104,7 @@ public final class FaceTracker {
             if !found {
                 missedRechecks += 1
                 if missedRechecks >= settings.missedRechecksBeforeLost {
-                    reset()
+                    lose(at: frame.time)
                     return (nil, work)
                 }
             }
@@ -102,17 +114,45 @@ public final class FaceTracker {
                                 contrast: Double(fitter.contrast), dim: fitter.stretched), work)
     }
 
+    /// The face was lost: search again from the start of the plan, and where it was.
+    private func lose(at time: Double) {
+        lost = (confirmed, time)
+        searchFrames = 0
+        reset()
+    }
+
     private func search(_ frame: LumaFrame) -> FaceObservation? {
         guard !plan.isEmpty else { return nil }
-        let slice = plan[cursor]
-        cursor = (cursor + 1) % plan.count
+        let slice: DetectionSlice
+        if let l = lost, frame.time - l.time <= Self.reacquireFor, searchFrames % 2 == 0 {
+            slice = reacquireSlice(around: l.box)
+        } else {
+            slice = plan[cursor]
+            cursor = (cursor + 1) % plan.count
+        }
+        searchFrames += 1
         guard let largest = detector.detect(in: frame, slice: slice).max(by: { $0.box.area < $1.box.area }) else { return nil }
         // Landmarks fitted on a fresh detector box jump; start tracking from the next frame.
         startTracking(largest.box, at: frame.time)
         return nil
     }
 
+    /// A square around where the face was lost, shrunk so a face 0.8 times its size fills the detector's
+    /// window, over four pyramid levels (0.8-1.4 times its size), as wide as one search slice's budget allows:
+    /// 2.4 face widths at the default budget, whatever the face's size or the camera's.
+    private func reacquireSlice(around last: FaceBox) -> DetectionSlice {
+        let size = max(1, last.width), levels = 4
+        let scale = min(4, max(0.05, FaceDetector.windowSize / (0.8 * size)))
+        let unit = SearchPlan.cost(width: 1000, height: 1000, scale: scale, levels: levels) / 1e6
+        let side = min(3 * size, (Double(settings.searchSlicePixels) / unit).squareRoot())
+        let c = last.center
+        return DetectionSlice(x: Int(c.x - side / 2), y: Int(c.y - side / 2), width: Int(side), height: Int(side),
+                              scale: scale, levels: levels)
+    }
+
     private func startTracking(_ found: FaceBox, at time: Double) {
+        lost = nil
+        confirmed = found
         if time - lastFaceTime > Self.relearnFaceAfter { estimator.forgetFace() }
         box = found
         velocity = Point2(x: 0, y: 0)
@@ -135,6 +175,7 @@ public final class FaceTracker {
         guard let best = detector.detect(in: frame, slice: slice).max(by: { $0.box.overlap(box) < $1.box.overlap(box) }),
               best.box.overlap(box) > 0.3 else { return false }
         missedRechecks = 0
+        confirmed = best.box
         if best.box.overlap(box) < 0.5 {
             box = best.box
             needsFirstFit = true
