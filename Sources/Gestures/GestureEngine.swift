@@ -132,6 +132,8 @@ public struct GestureEngine: Sendable {
             out.append(event(.faceFound))
             if state.neutral == nil {
                 startCalibration(reason: "initial")
+            } else if sample.newFace {
+                startCalibration(reason: "new_face")
             } else if let since = lostSince, t - since > settings.calibration.recalibrateAfterLoss {
                 startCalibration(reason: "face_lost")
             }

@@ -69,9 +69,12 @@ public struct HeadSample: Sendable, Equatable {
     public var time: Double
     /// nil when no face was seen in this frame.
     public var pose: HeadPose?
+    /// The face is someone else's than the one before it, however soon after it (the tracker took a nearer face
+    /// instead of one that stayed put): calibrated afresh, never a face coming back.
+    public var newFace: Bool
 
-    public init(frame: Int, time: Double, pose: HeadPose?) {
-        self.frame = frame; self.time = time; self.pose = pose
+    public init(frame: Int, time: Double, pose: HeadPose?, newFace: Bool = false) {
+        self.frame = frame; self.time = time; self.pose = pose; self.newFace = newFace
     }
 }
 

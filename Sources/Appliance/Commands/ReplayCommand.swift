@@ -172,7 +172,7 @@ extension HeadSample {
             Gestures.HeadPose(yaw: $0.pose.yaw, pitch: $0.pose.pitch, pointerX: $0.pose.pointer.x, pointerY: $0.pose.pointer.y,
                               faceSize: $0.box.width, sightYaw: $0.pose.sightYaw, sightPitch: $0.pose.sightPitch,
                               eyesRight: $0.pose.eyesRight, eyesUp: $0.pose.eyesUp, cornerDrop: $0.pose.cornerDrop)
-        })
+        }, newFace: r.face?.isNewFace ?? false)
     }
 }
 

@@ -7,6 +7,10 @@ public struct FaceObservation: Sendable, Equatable {
     /// whether it was below `vision.contrast_floor` and stretched: a dim or backlit face, worth more light.
     public var contrast = 0.0
     public var dim = false
+    /// The first frame of a face taken instead of the one followed until the frame before, with nothing lost
+    /// between (a nearer face beside a still one: `FaceTracker.nearerFaceRatio`): someone else, to be learnt
+    /// afresh. A face found after a loss says so by the loss.
+    public var isNewFace = false
 }
 
 /// What the tracker did in a frame, for statistics and the status display.
@@ -14,6 +18,9 @@ public enum TrackerWork: Sendable, Equatable {
     case searched        // one slice of the search for a face
     case tracked         // landmarks only
     case trackedAndRechecked(found: Bool)
+    /// Landmarks, and one slice of the search looking for a nearer face than one that stayed put
+    /// (`FaceTracker.lookForANearerFaceAfter`).
+    case trackedAndSearched
 }
 
 /// Finds one face and follows it frame to frame.
@@ -45,6 +52,10 @@ public final class FaceTracker {
     /// Where the face was last confirmed when it was lost, and when (see `reacquireFor`).
     private var lost: (box: FaceBox, time: Double)?
     private var searchFrames = 0
+    /// Where the followed face has stayed put since when, and when the search last looked for a nearer one.
+    private var stayedPut: (box: FaceBox, since: Double)?
+    private var lastLookForNearer = -Double.infinity
+    private var tookNewFace = false
     /// Seconds after a face is lost during which every other search slice looks where it was lost. A face is
     /// lost when its owner turns away, a hand passes over it or the fit slips, and it comes back where it went;
     /// but the search plan starts again from its coarse slice and works down to the smallest faces, which at a
@@ -55,6 +66,18 @@ public final class FaceTracker {
     /// A face gone longer than this (s) may be someone else: its head geometry is learnt again. The gesture
     /// engine recalibrates after the same absence (gestures.calibration.recalibrate_after_loss's default).
     public static let relearnFaceAfter = 5.0
+    /// Seconds a followed face must have stayed put (`stillTravel`) before the search also looks for a nearer
+    /// face. A face on a poster, a photo on the wall or a screen behind the person's place is found when the
+    /// person is away and then followed for as long as it is there, since re-checks only look near it: the person
+    /// back in their place was never followed again. A person sits still too, so this only lets a nearer face
+    /// be looked for; it takes over only if it is `nearerFaceRatio` wider.
+    public static let lookForANearerFaceAfter = 10.0
+    /// Face widths (its box's centre) and the share of its width a followed face may move by and still be staying
+    /// put: a head at rest sways and breathes more than that over `lookForANearerFaceAfter`, a picture does not.
+    public static let stillTravel = 0.1
+    /// How much wider another face must be to be taken instead of a face that stayed put: nearer the camera
+    /// (1.5: at two-thirds of its distance), as the person served is, rather than a carer beside them.
+    public static let nearerFaceRatio = 1.5
 
     public init(settings: VisionSettings, model: ShapeModel) throws(VisionError) {
         self.settings = settings
@@ -111,8 +134,45 @@ public final class FaceTracker {
             }
         }
         lastFaceTime = frame.time
-        return (FaceObservation(box: fitted, landmarks: landmarks, pose: estimator.pose(landmarks),
-                                contrast: Double(fitter.contrast), dim: fitter.stretched), work)
+        if work == .tracked, let looked = lookForANearerFace(than: fitted, in: frame) {
+            work = .trackedAndSearched
+            if let nearer = looked {
+                // Someone nearer than a face that stayed put: follow them instead, as a new face.
+                estimator.forgetFace()
+                startTracking(nearer, at: frame.time)
+                tookNewFace = true
+                return (nil, work)
+            }
+        }
+        var observation = FaceObservation(box: fitted, landmarks: landmarks, pose: estimator.pose(landmarks),
+                                          contrast: Double(fitter.contrast), dim: fitter.stretched)
+        observation.isNewFace = tookNewFace
+        tookNewFace = false
+        return (observation, work)
+    }
+
+    /// A face at least `nearerFaceRatio` wider than `followed`, clear of it, when `followed` has stayed put for
+    /// `lookForANearerFaceAfter`: one slice of the search plan every `recheckInterval` looks for it. nil when
+    /// no slice ran this frame; `.some(nil)` when one ran and found none.
+    private func lookForANearerFace(than followed: FaceBox, in frame: LumaFrame) -> FaceBox?? {
+        guard let put = stayedPut, (followed.center - put.box.center).length <= Self.stillTravel * put.box.width,
+              abs(followed.width / max(1, put.box.width) - 1) <= Self.stillTravel else {
+            stayedPut = (followed, frame.time)
+            return nil
+        }
+        guard frame.time - put.since >= Self.lookForANearerFaceAfter,
+              frame.time - lastLookForNearer >= settings.recheckInterval, !plan.isEmpty else { return nil }
+        // Nearer is bigger: the plan's coarse slice first, where the big faces are found.
+        if lastLookForNearer < put.since { cursor = 0 }
+        lastLookForNearer = frame.time
+        let slice = plan[cursor]
+        cursor = (cursor + 1) % plan.count
+        let nearer = detector.detect(in: frame, slice: slice)
+            .filter { $0.box.width >= Self.nearerFaceRatio * followed.width && $0.box.overlap(followed) < 0.1 }
+            .max(by: { $0.box.area < $1.box.area })?.box
+        // Only a face the landmarks fit: a detector's stray box is not worth the face that is followed.
+        guard let nearer, isPlausible(fitter.fit(frame, box: nearer), box: nearer, in: frame) else { return .some(nil) }
+        return .some(nearer)
     }
 
     /// The face was lost: search again from the start of the plan, and where it was.
@@ -169,6 +229,7 @@ public final class FaceTracker {
 
     private func startTracking(_ found: FaceBox, at time: Double) {
         lost = nil
+        stayedPut = nil
         confirmed = found
         if time - lastFaceTime > Self.relearnFaceAfter { estimator.forgetFace() }
         box = found
