@@ -203,6 +203,8 @@ final class VisionTests: XCTestCase {
         let lostFor = Int(FaceTracker.reacquireFor * 30)
         seen = (0..<(lostFor + 120)).compactMap { _ in show(carerOnly) }
         XCTAssertGreaterThan(seen.filter { !isPerson($0) }.count, 20, "after the person is gone a while, another face is followed")
+        XCTAssertEqual(seen.first { !isPerson($0) }.map(\.isNewFace), true, "as someone else")
+        XCTAssertEqual(seen.filter(\.isNewFace).count, 1)
     }
 
     /// A face on a poster behind the person's place is followed while the person is away, and, since re-checks

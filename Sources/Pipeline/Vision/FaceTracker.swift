@@ -7,9 +7,10 @@ public struct FaceObservation: Sendable, Equatable {
     /// whether it was below `vision.contrast_floor` and stretched: a dim or backlit face, worth more light.
     public var contrast = 0.0
     public var dim = false
-    /// The first frame of a face taken instead of the one followed until the frame before, with nothing lost
-    /// between (a nearer face beside a still one: `FaceTracker.nearerFaceRatio`): someone else, to be learnt
-    /// afresh. A face found after a loss says so by the loss.
+    /// The first frame of a face the tracker takes for someone else's than the one it followed: a nearer face
+    /// taken instead of one that stayed put (`FaceTracker.nearerFaceRatio`), with nothing lost between, or a
+    /// face found after a loss away from where the lost one went (only after `FaceTracker.reacquireFor`).
+    /// To be learnt and calibrated afresh.
     public var isNewFace = false
 }
 
@@ -197,8 +198,12 @@ public final class FaceTracker {
             found.removeAll { !isWhere($0.box, lostFaceWent: l.box) }
         }
         guard let largest = found.max(by: { $0.box.area < $1.box.area }) else { return nil }
+        // Later, a face elsewhere is someone else, however long the engine keeps a face's neutral through a loss
+        // (`recalibrate_after_loss` may be set longer than `reacquireFor`).
+        let someoneElse = lost.map { !isWhere(largest.box, lostFaceWent: $0.box) } ?? false
         // Landmarks fitted on a fresh detector box jump; start tracking from the next frame.
         startTracking(largest.box, at: frame.time)
+        tookNewFace = someoneElse
         return nil
     }
 
