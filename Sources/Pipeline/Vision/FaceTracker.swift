@@ -8,9 +8,10 @@ public struct FaceObservation: Sendable, Equatable {
     public var contrast = 0.0
     public var dim = false
     /// The first frame of a face the tracker takes for someone else's than the one it followed: a nearer face
-    /// taken instead of one that stayed put (`FaceTracker.nearerFaceRatio`), with nothing lost between, or a
-    /// face found after a loss away from where the lost one went (only after `FaceTracker.reacquireFor`).
-    /// To be learnt and calibrated afresh.
+    /// taken instead of one that stayed put (`FaceTracker.nearerFaceRatio`) or the person back in their place
+    /// taken instead of whoever was followed meanwhile, with nothing lost between, or a face found after a loss
+    /// away from where the lost one went (only after `FaceTracker.reacquireFor`). To be learnt and calibrated
+    /// afresh.
     public var isNewFace = false
 }
 
@@ -30,8 +31,10 @@ public enum TrackerWork: Sendable, Equatable {
 /// from `minFaceSize` up (a coarse, shrunk pass first), so no frame pays for a whole search. Tracking: the
 /// landmark cascade fits on the box predicted from the last fit (refitting once when it moved a lot), and
 /// every `recheckInterval` the detector confirms the face on a small patch around it. Several faces: the
-/// largest one found is followed and never swapped for another, since re-checks only look near it; and for
-/// `reacquireFor` after it is lost, only a face where it went is taken for it.
+/// largest one found is followed, and for `reacquireFor` after it is lost only a face where it went is taken
+/// for it. It gives way to the person back where they were lost while someone else's face is followed, or to
+/// a nearer face when it has stayed put (a face on the wall): docs/vision.md "Another face while the person's
+/// is hidden".
 public final class FaceTracker {
     public let settings: VisionSettings
     public private(set) var isTracking = false
@@ -57,6 +60,8 @@ public final class FaceTracker {
     private var stayedPut: (box: FaceBox, since: Double)?
     private var lastLookForNearer = -Double.infinity
     private var tookNewFace = false
+    /// Where the person's face was lost, while someone else's is followed (`lookWhereThePersonWas`).
+    private var personsPlace: FaceBox?
     /// Seconds after a face is lost during which every other search slice looks where it was lost. A face is
     /// lost when its owner turns away, a hand passes over it or the fit slips, and it comes back where it went;
     /// but the search plan starts again from its coarse slice and works down to the smallest faces, which at a
@@ -135,12 +140,13 @@ public final class FaceTracker {
             }
         }
         lastFaceTime = frame.time
-        if work == .tracked, let looked = lookForANearerFace(than: fitted, in: frame) {
+        if work == .tracked, let looked = lookWhereThePersonWas(following: fitted, in: frame) ?? lookForANearerFace(than: fitted, in: frame) {
             work = .trackedAndSearched
-            if let nearer = looked {
-                // Someone nearer than a face that stayed put: follow them instead, as a new face.
+            if let other = looked {
+                // The person back in their place, or someone nearer than a face that stayed put: follow them
+                // instead, as a new face.
                 estimator.forgetFace()
-                startTracking(nearer, at: frame.time)
+                startTracking(other, at: frame.time)
                 tookNewFace = true
                 return (nil, work)
             }
@@ -150,6 +156,20 @@ public final class FaceTracker {
         observation.isNewFace = tookNewFace
         tookNewFace = false
         return (observation, work)
+    }
+
+    /// While someone else's face is followed (taken after the person's was lost `reacquireFor`, away from where
+    /// it went), the re-acquire slice looks where the person's went, every `recheckInterval`: the person back in
+    /// their place is followed again, whoever was followed meanwhile (a carer moving about was kept for as long as
+    /// they stayed in the picture). nil when no slice ran; `.some(nil)` when one ran and found none there.
+    private func lookWhereThePersonWas(following followed: FaceBox, in frame: LumaFrame) -> FaceBox?? {
+        guard let place = personsPlace, frame.time - lastLookForNearer >= settings.recheckInterval else { return nil }
+        lastLookForNearer = frame.time
+        let back = detector.detect(in: frame, slice: reacquireSlice(around: place))
+            .filter { isWhere($0.box, lostFaceWent: place) && $0.box.overlap(followed) < 0.1 }
+            .max(by: { $0.box.area < $1.box.area })?.box
+        guard let back, isPlausible(fitter.fit(frame, box: back), box: back, in: frame) else { return .some(nil) }
+        return .some(back)
     }
 
     /// A face at least `nearerFaceRatio` wider than `followed`, clear of it, when `followed` has stayed put for
@@ -201,6 +221,7 @@ public final class FaceTracker {
         // Later, a face elsewhere is someone else, however long the engine keeps a face's neutral through a loss
         // (`recalibrate_after_loss` may be set longer than `reacquireFor`).
         let someoneElse = lost.map { !isWhere(largest.box, lostFaceWent: $0.box) } ?? false
+        if someoneElse, personsPlace == nil { personsPlace = lost?.box }
         // Landmarks fitted on a fresh detector box jump; start tracking from the next frame.
         startTracking(largest.box, at: frame.time)
         tookNewFace = someoneElse
@@ -233,6 +254,7 @@ public final class FaceTracker {
     }
 
     private func startTracking(_ found: FaceBox, at time: Double) {
+        if let place = personsPlace, isWhere(found, lostFaceWent: place) { personsPlace = nil }
         lost = nil
         stayedPut = nil
         confirmed = found
