@@ -20,7 +20,8 @@ public enum TrackerWork: Sendable, Equatable {
     case searched        // one slice of the search for a face
     case tracked         // landmarks only
     case trackedAndRechecked(found: Bool)
-    /// Landmarks, and one slice of the search looking for a nearer face than one that stayed put
+    /// Landmarks, and one detector slice looking for another face: the person back where they were lost while
+    /// someone else's face is followed, or a nearer face than one that stayed put
     /// (`FaceTracker.lookForANearerFaceAfter`).
     case trackedAndSearched
 }
