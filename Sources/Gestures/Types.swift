@@ -70,7 +70,8 @@ public struct HeadSample: Sendable, Equatable {
     /// nil when no face was seen in this frame.
     public var pose: HeadPose?
     /// The face is someone else's than the one before it, however soon after it (the tracker took a nearer face
-    /// instead of one that stayed put): calibrated afresh, never a face coming back.
+    /// instead of one that stayed put, or the person back in their place instead of whoever it followed
+    /// meanwhile, or found a face away from where the last was lost): calibrated afresh, never a face coming back.
     public var newFace: Bool
 
     public init(frame: Int, time: Double, pose: HeadPose?, newFace: Bool = false) {

