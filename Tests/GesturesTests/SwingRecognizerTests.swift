@@ -65,6 +65,37 @@ final class SwingRecognizerTests: XCTestCase {
         }
     }
 
+    /// Two "yes" dips as people make them (down quickly, back up more slowly, only down from rest), begun just
+    /// as the face is found: the nod recogniser watches from the end of the warm-up, which leaves too little of
+    /// the head's stillness before the first dip seen to call it a rest, so the answer is judged as one seen from
+    /// mid-stroke. A "no" swings about its rest, so such an answer must come back to the middle of its swing;
+    /// a "yes" dips from its rest and rises back to it, and the middle of a dip is no rest. So a nod that set
+    /// off down also counts when it comes back to where it was first seen (the human-shaped nods started 1.1 s
+    /// and 1.3 s in, 0.2-0.4 s before their first "yes": 8 → 11 of 20 each). Not to where its dips rise to
+    /// when first seen part way down: that let a talker's two emphatic dips, found mid-way into the first, be
+    /// a "yes" (the check set's talking started 6.3 s in).
+    func testDipsBegunAsTheFaceIsFoundCount() {
+        let warmup = GestureSettings().calibration.warmup
+        for lead in [warmup, warmup + 0.1] {
+            for (amplitude, hz) in [(8.0, 1.3), (12.0, 1.0)] {
+                var rng = SplitMix(state: 99)
+                var s = Stream()
+                s.fps = 30
+                func jitter() -> Double { rng.gaussian(0.2) }
+                s.add(lead) { _ in (jitter(), jitter()) }
+                let down = 0.4 / hz, up = 0.6 / hz
+                for _ in 0..<2 {
+                    s.add(down) { t in (jitter(), -amplitude * (1 - cos(.pi * t / down)) / 2 + jitter()) }
+                    s.add(up) { t in (jitter(), -amplitude + amplitude * (1 - cos(.pi * t / up)) / 2 + jitter()) }
+                }
+                s.add(1.5) { _ in (jitter(), jitter()) }
+                let e = s.events(), what = "\(amplitude)° at \(hz) Hz, found \(lead) s before"
+                XCTAssertEqual(e.of(.nod).count, 1, "\(what): \(e.map(\.kind))")
+                XCTAssertTrue(e.of(.shake).isEmpty, "\(what): \(e.map(\.kind))")
+            }
+        }
+    }
+
     /// A "yes" as people make it: down quickly, back up more slowly and on a little past where it rested (15-30%
     /// of the dip), then sinking back to rest. On a real face that overshoot reads as a turning point of its
     /// own, and its small stroke back failed `min_symmetry` against the dip: none of these 8 was a nod before (most
