@@ -96,6 +96,35 @@ final class SwingRecognizerTests: XCTestCase {
         }
     }
 
+    /// A talker's head bobbing twice with their words and then dipping deeper is not a "yes" (a real vlogger:
+    /// two bobs of ±4° read at 1.5 Hz, then a stroke half as large again, was one at the second bob's top). A
+    /// two-cycle "yes" seen mid-motion waits for the head's next move (`SwingRecognizer.waiting`); the same two
+    /// cycles coming home to rest are one nod.
+    func testTwoBobsThatGoOnIntoADeeperDipAreNotANod() {
+        let period = 1 / 1.5
+        for (amplitude, deeper) in [(6.0, 2.0), (8.0, 2.5)] {
+            for goesOn in [true, false] {
+                var rng = SplitMix(state: 5)
+                var s = Stream()
+                s.fps = 25
+                func jitter() -> Double { rng.gaussian(0.2) }
+                s.add(1.5) { _ in (jitter(), jitter()) }
+                s.add(2 * period) { t in (jitter(), -amplitude * sin(2 * .pi * t / period) + jitter()) }
+                if goesOn {
+                    // On down from level into a dip `deeper` times the bobs' reach, held there a moment as the
+                    // talk goes on (a glance at notes), and slowly back.
+                    let low = -deeper * amplitude
+                    s.add(0.4) { t in (jitter(), low * (1 - cos(.pi * t / 0.4)) / 2 + jitter()) }
+                    s.add(1.0) { _ in (jitter(), low + jitter()) }
+                    s.add(0.8) { t in (jitter(), low * (1 + cos(.pi * t / 0.8)) / 2 + jitter()) }
+                }
+                s.add(1.5) { _ in (jitter(), jitter()) }
+                let e = s.events(), what = "±\(amplitude)°, \(goesOn ? "then a dip \(deeper)x" : "then rest")"
+                XCTAssertEqual(e.of(.nod).count, goesOn ? 0 : 1, "\(what): \(e.map { "\($0.kind) \($0.time)" })")
+            }
+        }
+    }
+
     /// A "yes" as people make it: down quickly, back up more slowly and on a little past where it rested (15-30%
     /// of the dip), then sinking back to rest. On a real face that overshoot reads as a turning point of its
     /// own, and its small stroke back failed `min_symmetry` against the dip: none of these 8 was a nod before (most
@@ -578,7 +607,7 @@ final class SwingRecognizerTests: XCTestCase {
         s.rest(2)
         let once = s.events().of(.nod)
         XCTAssertEqual(once.count, 1)
-        XCTAssertLessThan(once.first?.time ?? 99, 1 + 2 * 0.6 + 0.2, "reported after two cycles, not at the end")
+        XCTAssertLessThan(once.first?.time ?? 99, 1 + 2 * 0.6 + 0.3 + 0.2, "reported after two cycles and a stroke, not at the end")
         s.nod(amplitude: 8, period: 0.6, cycles: 2)
         s.rest(1)
         XCTAssertEqual(s.events().of(.nod).count, 2, "a new answer after a rest")
