@@ -651,8 +651,8 @@ struct SwingRecognizer: Sendable {
             // Settled, there are inner turning points (`fewest` strokes is 2).
             let inner = p[(a + 1)..<b].lazy.map(\.value)
             let home = seenFromMidStroke ? (inner.min()! + inner.max()!) / 2 : p[a].value
-            // A "yes" seen from its first, downward stroke dips from the head's rest and rises back to it: its
-            // home is the level its dips rise to, not the middle of a swing (a "no" swings about its rest).
+            // A "yes" dips from the head's rest and rises back to it: seen from its first, downward stroke, where it
+            // was first seen is that rest, not the middle of a swing (a "no" swings about its rest).
             let dipsHome = axis == .pitch && seenFromMidStroke && setsOffAsAnAnswer(p, from: a) ? p[a].value : home
             guard abs(p[b].value - home) <= s.returnTolerance * largest
                     || abs(p[b].value - dipsHome) <= s.returnTolerance * largest else { return nil }
