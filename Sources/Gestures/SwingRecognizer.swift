@@ -245,9 +245,17 @@ struct SwingRecognizer: Sendable {
     /// more are a sustained answer. It costs a stroke's time: a "yes, yes, yes" is reported a stroke after its
     /// second cycle, a two-cycle "yes" when the head stops at home (median 0 → 0.23 s after the nod's end on the
     /// dev set). While it waits the axis counts as swinging, so no look starts from a nod's extreme.
-    /// docs/gestures.md "A real vlogger's bobs".
-    /// Waiting: its last turning point, its largest full stroke, and what to report.
+    /// docs/gestures.md "A real vlogger's bobs". Held here: its last turning point, its largest full stroke, and
+    /// what to report.
     private var waiting: (end: Int, largest: Double, found: Found)?
+    /// The strokes of a two-cycle answer.
+    private static let twoCycles = 4
+
+    /// Whether the head's next move, to `value`, shows the waiting "yes" was one: no further from its last turning
+    /// point than its largest stroke and `return_tolerance` more.
+    private func nextMoveConfirms(_ w: (end: Int, largest: Double, found: Found), reaching value: Double) -> Bool {
+        abs(value - turns.points[w.end].value) <= (1 + settings.returnTolerance) * w.largest
+    }
 
     /// Whether a reported answer has come to rest since the last call.
     mutating func cameHome() -> Bool { defer { home = false }; return home }
@@ -340,8 +348,9 @@ struct SwingRecognizer: Sendable {
             let end = turns.points.count - 1
             if let w = waiting, end > w.end {
                 waiting = nil
-                let next = abs(turns.points[w.end + 1].value - turns.points[w.end].value)
-                if next <= (1 + settings.returnTolerance) * w.largest { return report(w.found, ending: w.end, strokes: 4) }
+                if nextMoveConfirms(w, reaching: turns.points[w.end + 1].value) {
+                    return report(w.found, ending: w.end, strokes: Self.twoCycles)
+                }
             }
             return best(ending: end, settled: false, history)
         }
@@ -355,7 +364,7 @@ struct SwingRecognizer: Sendable {
         // stroke of the nod's size from its last turning point.
         if let w = waiting, !engaged, turns.points.count - 1 == w.end, let c = turns.current, c.held(settings.settle / 2, at: t) {
             waiting = nil
-            if abs(c.value - turns.points[w.end].value) <= (1 + settings.returnTolerance) * w.largest { return report(w.found, ending: w.end, strokes: 4) }
+            if nextMoveConfirms(w, reaching: c.value) { return report(w.found, ending: w.end, strokes: Self.twoCycles) }
         }
         // An answer ends when the head rests (from reaching where it is) longer than the answer turns over:
         // `answerHold`, at least `maxHold`. A slow swing's extreme can look still for `settle`, or for `maxHold`
@@ -373,7 +382,7 @@ struct SwingRecognizer: Sendable {
         if let w = waiting {
             waiting = nil
             home = true
-            return report(w.found, ending: w.end, strokes: 4)
+            return report(w.found, ending: w.end, strokes: Self.twoCycles)
         }
         let found = best(ending: turns.points.count - 1, settled: true, history)
         if found != nil { home = true }
@@ -387,7 +396,7 @@ struct SwingRecognizer: Sendable {
         guard end >= fewest else { return nil }
         for strokes in fewest...min(most, end) {
             if let found = check(p, from: end - strokes, to: end, settled: settled, h) {
-                if axis == .pitch, !settled, strokes == 4 {
+                if axis == .pitch, !settled, strokes == Self.twoCycles {
                     let largest = (end - 2...end).reduce(0.0) { max($0, abs(p[$1].value - p[$1 - 1].value)) }
                     waiting = (end, largest, found)
                     return nil
@@ -653,9 +662,9 @@ struct SwingRecognizer: Sendable {
             let home = seenFromMidStroke ? (inner.min()! + inner.max()!) / 2 : p[a].value
             // A "yes" dips from the head's rest and rises back to it: seen from its first, downward stroke, where it
             // was first seen is that rest, not the middle of a swing (a "no" swings about its rest).
-            let dipsHome = axis == .pitch && seenFromMidStroke && setsOffAsAnAnswer(p, from: a) ? p[a].value : home
+            let dips = axis == .pitch && seenFromMidStroke && setsOffAsAnAnswer(p, from: a)
             guard abs(p[b].value - home) <= s.returnTolerance * largest
-                    || abs(p[b].value - dipsHome) <= s.returnTolerance * largest else { return nil }
+                    || dips && abs(p[b].value - p[a].value) <= s.returnTolerance * largest else { return nil }
         }
         // What came before: no stroke as big that set off in the contrast window. An answer already reported
         // (before `notBefore`) is not background motion: a quick small "no" 1 s after a wide one is judged
