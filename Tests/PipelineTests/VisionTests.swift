@@ -257,6 +257,37 @@ final class VisionTests: XCTestCase {
         XCTAssertEqual(confirmed, rechecks, "every re-check finds the face")
     }
 
+    /// A face turned 35-45° keeps its head-sized detector box while its eye corners close up: the box its landmarks
+    /// enclose is ~1/1.3 of the detector's (a real man seated at an angle, docs/vision.md "A face seen at an angle"),
+    /// its centre a little to one side. A re-check after a miss must find the face however the two compare within that:
+    /// on every real still's clear face, its detector box taken as 0.85-1.3 times a tracked box a tenth of a face off its
+    /// centre. (The usual re-check, two pyramid levels, misses the 1.3 on every still, as it missed the real man.)
+    func testAReCheckFindsAFaceWhoseDetectorBoxIsBiggerThanItsLandmarks() throws {
+        let detector = try FaceDetector()
+        var checked = 0
+        for name in Fixtures.stills {
+            let frame = try PGMReader.read(path: Fixtures.still(name))
+            let whole = DetectionSlice(x: 0, y: 0, width: frame.width, height: frame.height, scale: 1, levels: 0)
+            // Clear faces: a weak one (the small face of the 320x192 still, score 0.26 against 1.5-2.1) is found only
+            // near one exact size and place, however a re-check looks.
+            for d in detector.detect(in: frame, slice: whole) where d.score >= 1 {
+                for ratio in [0.85, 1.0, 1.15, 1.3] {
+                    for side in [-0.1, 0.1] {
+                        let w = d.box.width / ratio, c = d.box.center + Point2(x: side * w, y: 0)
+                        let tracked = FaceBox(left: c.x - w / 2, top: c.y - w / 2, right: c.x + w / 2, bottom: c.y + w / 2)
+                        let slice = FaceTracker.recheckSlice(around: tracked, widened: true)
+                        // Only patches inside the picture (a face at the picture's edge is re-checked on a clipped one).
+                        guard slice.x >= 0, slice.y >= 0, slice.x + slice.width <= frame.width, slice.y + slice.height <= frame.height else { continue }
+                        checked += 1
+                        XCTAssertTrue(detector.detect(in: frame, slice: slice).contains { $0.box.overlap(tracked) > 0.3 },
+                                      "\(name): the face at (\(Int(d.box.center.x)), \(Int(d.box.center.y))), its detector box \(ratio)x the tracked one, \(side) face widths off")
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(checked, 32, "four stills' faces, each at every size and offset")
+    }
+
     /// Pictures fed to a tracker one after another as frames at 30 fps, counted.
     final class Feed {
         let tracker: FaceTracker

@@ -275,19 +275,38 @@ public final class FaceTracker {
         lastRecheck = time
     }
 
+    /// How a re-check looks for the face: pyramid levels, and the patch in tracked face widths. Facing the camera the
+    /// detector's box is the size of the box the landmarks enclose (0.85-1.05 of it on the real and rendered clips):
+    /// two levels find it at 0.83-1.2 times that size, on a patch 1.6 face widths wide. Turned 35-45°, the eye corners
+    /// close up while the head does not shrink, and the detector's box is ~1.3 times the landmarks' (a real man seated
+    /// at an angle at a lunch table: 1.25-1.4), its centre up to a tenth of a face off theirs: two levels missed him at
+    /// every re-check, and he was lost every 1.5 s and found again two frames later. So a re-check after a miss looks
+    /// over three levels (0.83-1.44 times the size) on a patch 1.8 wide, and so does every re-check of a face the
+    /// detector last saw wider than `widenRechecksBeyond`. A face toward the camera costs what it did (1.0 ms a
+    /// re-check here; a widened one 1.7-2.0 ms). docs/vision.md "A face seen at an angle".
+    static let recheckLevels = (usual: 2, widened: 3)
+    static let recheckPatch = (usual: 1.6, widened: 1.8)
+    /// A face whose detector box was last this much wider than its landmarks' box is re-checked widened, missed or
+    /// not: near the usual re-check's reach (1.2). Widened only after a miss, a face held at an angle missed every
+    /// other re-check, and a widened miss between two usual ones lost it (8 times in the lunch-table clip, not 5).
+    static let widenRechecksBeyond = 1.15
+
+    /// Where a re-check of a face tracked at `box` looks, and at what sizes (`widened`: see `recheckLevels`).
+    static func recheckSlice(around box: FaceBox, widened: Bool) -> DetectionSlice {
+        let size = box.width, side = (widened ? recheckPatch.widened : recheckPatch.usual) * size, margin = (side - size) / 2
+        return DetectionSlice(x: Int(box.left - margin), y: Int(box.top - margin), width: Int(side), height: Int(side),
+                              scale: min(2, max(0.02, 1.1 * FaceDetector.windowSize / size)),
+                              levels: widened ? recheckLevels.widened : recheckLevels.usual)
+    }
+
     /// Looks for the face on a small patch around the tracked box; re-seeds the box if the tracker drifted.
     private func recheck(_ frame: LumaFrame) -> Bool {
         lastRecheck = frame.time
-        // A patch 1.6 face widths wide, shrunk so the face is 1.1 detector windows: about 140x140 pixels
-        // whatever the camera and the face's size, so a re-check costs the same (~1.3 ms here) at any
-        // resolution. Two pyramid levels look for the face 0.9-1.1x its tracked size; the tracked box is that
-        // accurate. (When the shrink stopped at 0.2, a face wider than ~450 px, a phone video's close face,
-        // failed every re-check and was lost every 1.5 s.)
-        let size = box.width
-        let slice = DetectionSlice(x: Int(box.left - size * 0.3), y: Int(box.top - size * 0.3),
-                                   width: Int(size * 1.6), height: Int(size * 1.6),
-                                   scale: min(2, max(0.02, 1.1 * FaceDetector.windowSize / size)), levels: 2)
-        guard let best = detector.detect(in: frame, slice: slice).max(by: { $0.box.overlap(box) < $1.box.overlap(box) }),
+        // The patch shrunk so the face is 1.1 detector windows: about 140x140 pixels whatever the camera and the
+        // face's size, so a re-check costs the same at any resolution. (When the shrink stopped at 0.2, a face wider
+        // than ~450 px, a phone video's close face, failed every re-check and was lost every 1.5 s.)
+        let widened = missedRechecks > 0 || confirmed.width > Self.widenRechecksBeyond * box.width
+        guard let best = detector.detect(in: frame, slice: Self.recheckSlice(around: box, widened: widened)).max(by: { $0.box.overlap(box) < $1.box.overlap(box) }),
               best.box.overlap(box) > 0.3 else { return false }
         missedRechecks = 0
         confirmed = best.box
