@@ -283,7 +283,7 @@ public final class FaceTracker {
     /// every re-check, and he was lost every 1.5 s and found again two frames later. So a re-check after a miss looks
     /// over three levels (0.83-1.44 times the size) on a patch 1.8 wide, and so does every re-check of a face the
     /// detector last saw wider than `widenRechecksBeyond`. A face toward the camera costs what it did (1.0 ms a
-    /// re-check here; a widened one 1.7-2.0 ms). docs/vision.md "A face seen at an angle".
+    /// re-check here; a widened one 1.7-2.1 ms). docs/vision.md "A face seen at an angle".
     static let recheckLevels = (usual: 2, widened: 3)
     static let recheckPatch = (usual: 1.6, widened: 1.8)
     /// A face whose detector box was last this much wider than its landmarks' box is re-checked widened, missed or
@@ -302,8 +302,8 @@ public final class FaceTracker {
     /// Looks for the face on a small patch around the tracked box; re-seeds the box if the tracker drifted.
     private func recheck(_ frame: LumaFrame) -> Bool {
         lastRecheck = frame.time
-        // The patch shrunk so the face is 1.1 detector windows: about 140x140 pixels whatever the camera and the
-        // face's size, so a re-check costs the same at any resolution. (When the shrink stopped at 0.2, a face wider
+        // The patch shrunk so the face is 1.1 detector windows: about 140x140 pixels (160x160 widened) whatever the
+        // camera and the face's size, so a re-check costs the same at any resolution. (When the shrink stopped at 0.2, a face wider
         // than ~450 px, a phone video's close face, failed every re-check and was lost every 1.5 s.)
         let widened = missedRechecks > 0 || confirmed.width > Self.widenRechecksBeyond * box.width
         guard let best = detector.detect(in: frame, slice: Self.recheckSlice(around: box, widened: widened)).max(by: { $0.box.overlap(box) < $1.box.overlap(box) }),
