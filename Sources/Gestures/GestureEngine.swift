@@ -264,9 +264,9 @@ public struct GestureEngine: Sendable {
         state.offset = offset
         let quiet = t < refractoryUntil
 
-        // Continuous looks: start after the dwell beyond the threshold, stop back in the idle zone.
+        // Continuous looks: start after the dwell beyond the threshold, stop back home on their own axis.
         if let look = state.activeLook {
-            if inIdle {
+            if Self.isHome(offset, from: look, zones: z) {
                 out.append(event(.lookStop, direction: look, reason: "returned"))
                 state.activeLook = nil
             } else if let b = beyond, b != look {
@@ -479,6 +479,18 @@ public struct GestureEngine: Sendable {
         guard max(ry, rp) >= 1 else { return nil }
         if ry >= rp { return o.yaw > 0 ? .right : .left }
         return o.pitch > 0 ? .up : .down
+    }
+
+    /// A look in `d` is over: the head is back within the idle zone's half-width along the look's own axis (or past
+    /// neutral the other way). Not the whole idle zone: a person who looked to the side and faces forward again,
+    /// their chin a little higher as they talk on, has ended the look (a real talker filmed from below held a look
+    /// right 4 s after facing the camera again, 5° above her calibrated pitch: docs/gestures.md "A look ends on its
+    /// own axis").
+    static func isHome(_ o: Angles, from d: Direction, zones z: GestureSettings.Zones) -> Bool {
+        switch d {
+        case .left, .right: return distance(o, d) <= z.idleYaw
+        case .up, .down: return distance(o, d) <= z.idlePitch
+        }
     }
 
     /// The head is moving on `direction`'s axis (`SwingRecognizer.isMoving`).

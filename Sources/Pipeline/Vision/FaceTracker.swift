@@ -29,7 +29,7 @@ public enum TrackerWork: Sendable, Equatable {
 /// Finds one face and follows it frame to frame.
 ///
 /// Searching: the detector runs one slice a frame over a plan that covers the picture at every face size
-/// from `minFaceSize` up (a coarse, shrunk pass first), so no frame pays for a whole search. Tracking: the
+/// from `VisionSettings.smallestFace` up (a coarse, shrunk pass first), so no frame pays for a whole search. Tracking: the
 /// landmark cascade fits on the box predicted from the last fit (refitting once when it moved a lot), and
 /// every `recheckInterval` the detector confirms the face on a small patch around it. Several faces: the
 /// largest one found is followed, and for `reacquireFor` after it is lost only a face where it went is taken
@@ -328,10 +328,10 @@ public final class FaceTracker {
     }
 
     /// Every face in a still picture, with landmarks. A still has no frame time to keep, so the detector scans
-    /// the whole picture at every size from `minFaceSize` in one go, and again half a pyramid step off, since
+    /// the whole picture at every size from `smallestFace` in one go, and again half a pyramid step off, since
     /// a weak face can score only near one exact size; then two landmark fits each.
     public func faces(in frame: LumaFrame) -> [FaceObservation] {
-        let scale = min(4, FaceDetector.windowSize / settings.minFaceSize)
+        let scale = min(4, FaceDetector.windowSize / settings.smallestFace(width: frame.width, height: frame.height))
         let slices = [scale, scale / FaceDetector.pyramidStep.squareRoot()].map {
             DetectionSlice(x: 0, y: 0, width: frame.width, height: frame.height, scale: $0, levels: 0)
         }
@@ -398,7 +398,7 @@ public enum SearchPlan {
         let coarse = min(low, 4.0 * 0.999) / (halfStep ? step.squareRoot() : 1)
         var slices = [DetectionSlice(x: 0, y: 0, width: width, height: height, scale: coarse, levels: 0)]
         var smallestCovered = window / coarse     // the smallest face the slices so far find, frame pixels
-        let smallestWanted = settings.minFaceSize
+        let smallestWanted = settings.smallestFace(width: width, height: height)
         while smallestCovered > smallestWanted * FaceDetector.sizeSlack {
             let largest = smallestCovered / step  // the next pyramid level down
             var best: (tilesPerStep: Double, band: Band)?

@@ -3,8 +3,10 @@ public struct VisionSettings: Sendable, Equatable {
     /// Path of dlib's 5-point landmark model (`shape_predictor_5_face_landmarks.dat`, CC0).
     /// Default: `Models/` beside the working directory, where scripts/fetch-model.sh puts it.
     public var modelPath = "Models/shape_predictor_5_face_landmarks.dat"
-    /// Smallest face to search for, in pixels of box width. dlib's window is 80 px; smaller faces need an
-    /// enlarged search (slower to find, same cost once tracked). 80 px at VGA is about 1 m away; 60 px ~1.4 m.
+    /// Smallest face to search for, in pixels of box width in a VGA picture. dlib's window is 80 px; smaller
+    /// faces need an enlarged search (slower to find, same cost once tracked). 80 px at VGA is about 1 m away;
+    /// 60 px ~1.4 m. A smaller picture shows the same person smaller, so there it means the same share of the
+    /// picture (`smallestFace`).
     public var minFaceSize = 60.0
     /// Detector work a frame may take while searching for a face, in pixels scanned summed over the image
     /// pyramid: the search is cut into slices of at most this and one slice runs a frame. 150000 (a 320x240
@@ -28,4 +30,21 @@ public struct VisionSettings: Sendable, Equatable {
     public var mirrored = false
 
     public init() {}
+
+    /// The larger side of the picture `minFaceSize` is given for: VGA, the camera's own mode.
+    public static let referenceSide = 640.0
+    /// No smaller than this is looked for in any picture (the config's least `min_face_size`): five landmarks
+    /// on a face under ~30 px are a few pixels apart.
+    public static let smallestFaceAnywhere = 30.0
+
+    /// Smallest face to search for in a `width` x `height` picture, pixels. At VGA and above, `minFaceSize`
+    /// itself (a bigger picture searches further away at the same setting, within the search budget). Below
+    /// VGA, the same share of the picture's larger side, down to `smallestFaceAnywhere`: a 320x240 recording
+    /// of a person 1.4 m away shows a face 30 px wide, which 60 px would never look for (docs/vision.md
+    /// "A smaller picture").
+    public func smallestFace(width: Int, height: Int) -> Double {
+        let side = Double(max(width, height))
+        guard side < Self.referenceSide else { return minFaceSize }
+        return min(minFaceSize, max(Self.smallestFaceAnywhere, minFaceSize * side / Self.referenceSide))
+    }
 }
