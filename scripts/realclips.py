@@ -9,8 +9,10 @@ usage: realclips.py fetch VIDEODIR DISTDIR DISTFILE MEMBER[=NAME]...
            decodes each video to the luma-only YUV4MPEG2 clip `nodwire evaluate` reads (Cmono, its own size and
            frame rate) as OUTDIR/NAME.y4m, NAME being the video's file name without its extension; a clip
            already there is kept
-       realclips.py still CLIP.y4m FRAME OUT.pgm
-           frame FRAME (from 0) of a clip made so, as a greyscale photo the synth renderer takes (scripts/synthfaces.sh)"""
+       realclips.py still CLIP.y4m FRAME OUT.pgm [X,Y,W,H]
+           frame FRAME (from 0) of a clip made so, as a greyscale photo the synth renderer takes (scripts/synthfaces.sh),
+           cut to the W x H box at X,Y when given (MediaPipe, which the renderer fits the face with, finds no face
+           that is small in a big picture)"""
 import json
 import os
 import re
@@ -77,19 +79,24 @@ def convert(video, out):
     print(f'{os.path.basename(out)}: {frames} frames at {float(rate):.3f} fps', file=sys.stderr)
 
 
-def still(clip, index, out):
+def still(clip, index, out, box=None):
     from degrade import Clip   # beside this script: the y4m reader the degraded sets use (needs NumPy and OpenCV)
     c = Clip(clip)
     luma = next((y for i, y in enumerate(c.frames()) if i == index), None)
     if luma is None:
         raise SystemExit(f'realclips: {clip} has no frame {index}')
+    if box:
+        x, y, w, h = (int(v) for v in box.split(','))
+        if not (0 <= x and 0 <= y and w > 0 and h > 0 and x + w <= c.W and y + h <= c.H):
+            raise SystemExit(f'realclips: the box {box} is not inside {clip} ({c.W}x{c.H}); allowed: X,Y,W,H within it')
+        luma = luma[y:y + h, x:x + w].copy()
     with open(out, 'wb') as f:
-        f.write(b'P5\n%d %d\n255\n' % (c.W, c.H) + luma.tobytes())
+        f.write(b'P5\n%d %d\n255\n' % (luma.shape[1], luma.shape[0]) + luma.tobytes())
 
 
 def main():
-    if sys.argv[1:2] == ['still'] and len(sys.argv) == 5:
-        return still(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+    if sys.argv[1:2] == ['still'] and len(sys.argv) in (5, 6):
+        return still(sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5] if len(sys.argv) == 6 else None)
     if sys.argv[1:2] == ['fetch']:
         if len(sys.argv) < 6:
             raise SystemExit(__doc__)

@@ -3,10 +3,10 @@
 # (../shared/synth/scripts: gestures, talk, sweep) rendered on seven faces the dev and check sets never had,
 # each a still taken from one of the real PyPI clips (scripts/realclips.sh fetches and decodes them): a
 # woman with curly hair, a blonde woman, a bearded man, a man with glasses, a balding man, a young woman
-# with long hair, a young man. The held-out rendered people are faces Nodwire has not seen; the four dev faces
+# with long hair, a young man, and (since the twenty-fourth session) a young woman with glasses filmed from below. The held-out rendered people are faces Nodwire has not seen; the four dev faces
 # are all it was tuned on, so this is the nearest measure of how it does on the next face. Scored with
 # `nodwire evaluate`. Out of CI and tuning.
-#   SYNTHFACES_DIR  where the clips go (default ~/.cache/nodwire/synth-faces; ~4.6 GB, ~3 minutes to render)
+#   SYNTHFACES_DIR  where the clips go (default ~/.cache/nodwire/synth-faces; ~5.3 GB, ~4 minutes to render)
 #   REALCLIPS_DIR   the real clips (as in scripts/realclips.sh; run that first)
 #   VENV, SYNTH_TOOLS, NODWIRE_BIN as in scripts/synth-check.sh and scripts/accuracy.sh
 set -euo pipefail
@@ -19,14 +19,16 @@ need_renderer synthfaces
 clips_python
 mkdir -p "$out/stills"
 
-# CLIP FRAME: the face's clip and the frame of it where the five landmarks read it nearest to facing the camera
-# (within 7.4° of yaw and 0.5° of pitch), in the order their seeds are given (201 on).
+# CLIP FRAME [X,Y,W,H]: the face's clip and the frame of it where the five landmarks read it nearest to facing the
+# camera (within 7.4° of yaw and 0.5° of pitch), in the order their seeds are given (201 on); the box around the face
+# to cut from a big picture.
 seed=201
-for face in "msu_client001 16" "msu_client022 207" "single_face 2" "fer_woman2 5" "jwpIntro 46" "msu_client005 108" "bob_still_close 17"; do
+for face in "msu_client001 16" "msu_client022 207" "single_face 2" "fer_woman2 5" "jwpIntro 46" "msu_client005 108" \
+        "bob_still_close 17" "augly_input_1 10 880,80,800,600"; do
     set -- $face
     [ -s "$clips/$1.y4m" ] || { echo "synthfaces: no $clips/$1.y4m: run scripts/realclips.sh first" >&2; exit 66; }
     photo=$out/stills/$1.pgm
-    [ -s "$photo" ] || "$venv/bin/python" "$repo/scripts/realclips.py" still "$clips/$1.y4m" "$2" "$photo"
+    [ -s "$photo" ] || "$venv/bin/python" "$repo/scripts/realclips.py" still "$clips/$1.y4m" "$2" "$photo" ${3:-}
     for sc in gestures talk sweep; do
         n=${1//_/}_$sc
         [ -s "$out/$n.labels.json" ] || "$venv/bin/python" "$synth/headsynth.py" "$photo" "$synth/scripts/$sc.json" "$out" "$n" --seed $seed 2>/dev/null
