@@ -637,6 +637,11 @@ struct SwingRecognizer: Sendable {
             guard size >= (i == a + 1 || i == b ? s.minAmplitude / 2 : s.minAmplitude) else { return nil }
             smallest = min(smallest, size); largest = max(largest, size); total += size
         }
+        // What was seen of a stroke under way when the face was found is part of one stroke of this swing, so no
+        // bigger than its largest (give or take `return_tolerance`): a head found as it set off into a deep dip, then
+        // bobbing at the bottom, is not swinging through where it was found (a real vlogger found 0.3 s before
+        // tipping her head 34° down as she talked, then bobbing 8-17° there, was a "yes").
+        if seenFromMidStroke, abs(p[a + 1].value - p[a].value) > (1 + s.returnTolerance) * largest { return nil }
         let range = hi - lo, mean = total / Double(seenFromMidStroke || windUp ? strokes - 1 : strokes)
         guard smallest >= s.minSymmetry * largest
                 || swingsAboutOneCentreOutOfAnOffRest(p, from: a, to: last, settled: settled && last == b) else { return nil }

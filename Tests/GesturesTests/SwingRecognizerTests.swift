@@ -216,6 +216,28 @@ final class SwingRecognizerTests: XCTestCase {
         }
     }
 
+    /// A face found as its head set off into a deep dip (the real vlogger found 0.3 s before tipping her head 34°
+    /// down as she talked), bobbing 8-17° at the bottom: what was seen of the first stroke is bigger than any
+    /// stroke of the bobs, so it was not part of their swing, and the bobs far from where the face was found
+    /// are no "yes". (A stroke under way seen in part, no bigger than the swing's: `testShakeFromTheFirstFrame`,
+    /// `testASingleShakeUnderWayWhenTheFaceIsFoundCounts`.)
+    func testAFaceFoundSettingOffIntoADeepDipThenBobbingIsNotANod() {
+        for dip in [34.0] {
+            var s = Stream()
+            s.fps = 25
+            s.ramp(0.15, from: (0, 2), to: (0, 4))                 // found moving, about to tip down
+            s.ramp(0.7, from: (0, 4), to: (0, 4 - dip))
+            let b = 4 - dip
+            s.ramp(0.2, from: (0, b), to: (0, b + 10))             // bobbing there, as she did (8, 10, 17 read)
+            s.ramp(0.25, from: (0, b + 10), to: (0, b - 4))
+            s.ramp(0.5, from: (0, b - 4), to: (0, b + 15))
+            s.ramp(0.3, from: (0, b + 15), to: (0, b + 6))
+            s.rest(1.5, pitch: b + 6)
+            let e = s.events()
+            XCTAssertTrue(e.of(.nod).isEmpty, "first stroke \(dip)°: \(e.gestures)")
+        }
+    }
+
     /// A look up held while talking: the talk's sways go on about the look's level, then the head comes back
     /// down to rest. Its inner strokes swing about one centre, but the strokes out and back are far bigger than
     /// them: no nod (a rendered talker looking up 15° gave a three-cycle "nod" before).
