@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Other rendered people (docs/accuracy.md "Seven more rendered faces"): the dev set's motion scripts
-# (../shared/synth/scripts: gestures, talk, sweep) rendered on seven faces the dev and check sets never had,
+# (../shared/synth/scripts: gestures, talk, sweep) rendered on eight faces the dev and check sets never had,
 # each a still taken from one of the real PyPI clips (scripts/realclips.sh fetches and decodes them): a
 # woman with curly hair, a blonde woman, a bearded man, a man with glasses, a balding man, a young woman
-# with long hair, a young man, and (since the twenty-fourth session) a young woman with glasses filmed from below. The held-out rendered people are faces Nodwire has not seen; the four dev faces
-# are all it was tuned on, so this is the nearest measure of how it does on the next face. Scored with
-# `nodwire evaluate`. Out of CI and tuning.
+# with long hair, a young man, and (since the twenty-fourth session) a young woman with glasses filmed from
+# below. The held-out rendered people are faces Nodwire has not seen; the four dev faces are all it was tuned
+# on, so this is the nearest measure of how it does on the next face. Scored with `nodwire evaluate`. Out of CI
+# and tuning.
 #   SYNTHFACES_DIR  where the clips go (default ~/.cache/nodwire/synth-faces; ~5.3 GB, ~4 minutes to render)
 #   REALCLIPS_DIR   the real clips (as in scripts/realclips.sh; run that first)
 #   VENV, SYNTH_TOOLS, NODWIRE_BIN as in scripts/synth-check.sh and scripts/accuracy.sh

@@ -45,7 +45,7 @@ enum ConfigSchema {
 
     static var vision: [SettingSpec] { [
         .path("vision.model_path", \.vision.modelPath, "dlib's 5-point landmark model (scripts/fetch-model.sh puts it in Models/)."),
-        .double("vision.min_face_size", \.vision.minFaceSize, 30...400, "Smallest face to look for, pixels wide in a VGA picture (in a smaller one, the same share of its width, at least 30). 60 is about 1.4 m from a VGA camera; smaller finds faces further away but searches slower."),
+        .double("vision.min_face_size", \.vision.minFaceSize, 30...400, "Smallest face to look for, pixels wide in a VGA picture (in a smaller one, the same share of its larger side, at least 30). 60 is about 1.4 m from a VGA camera; smaller finds faces further away but searches slower."),
         .int("vision.search_slice_pixels", \.vision.searchSlicePixels, 40_000...600_000, "Detector work per frame while searching, in pixels summed over the image pyramid (150000: about 5 ms on an x86-64 core, 15-20 ms on a Pi 4). Less: shorter frames while searching, longer to find a far face."),
         .double("vision.recheck_interval", \.vision.recheckInterval, 0.1...5, "Seconds between detector re-checks of a tracked face."),
         .int("vision.missed_rechecks_before_lost", \.vision.missedRechecksBeforeLost, 1...20, "Failed re-checks in a row before the face counts as lost."),
