@@ -309,6 +309,13 @@ struct SwingRecognizer: Sendable {
     /// camera rocking on its mount moves the eyes against the angle it makes: below 0. A third of the smallest
     /// real figure. docs/gestures.md "A face that changes shape".
     static let minCarry = 0.07
+    /// The carry must be shown, not only fitted: its slope less this many standard errors (`CarryFit.slopeError`)
+    /// is still at least `minCarry`. A head carries its eyes with every degree, so the fit is tight: the real
+    /// clm_look's look down gives 50-90 standard errors, the rendered nods accepted 3 or more (but the flat-nosed
+    /// astronaut's, 1.4-1.8). A face changing shape on a head that sways as it talks leaves a slope of about
+    /// 0.1 from where the head happened to be, 1.6-2.9 standard errors from nothing. Two: the usual bar for a
+    /// slope that is there. docs/gestures.md "The carry must be shown".
+    static let carryErrors = 2.0
 
     /// How much of a nod's pitch the eye corners must follow, against how they follow this face's pitch in
     /// general: the slope of `HeadPose.cornerDrop` against pitch over the nod (allowing for its standard error)
@@ -700,7 +707,9 @@ struct SwingRecognizer: Sendable {
         if olo <= ohi { guard ohi - olo <= s.maxCrossRatio * range, max(-olo, ohi) <= s.maxOtherAngle else { return nil } }
         guard travel <= maxTranslation else { return nil }
         if vlo <= vhi { guard shi - slo >= Self.minSightShare * (vhi - vlo) else { return nil } }
-        if let carry = carried.faceWidthsPerRadian { guard carry >= Self.minCarry else { return nil } }
+        if let carry = carried.faceWidthsPerRadian, let error = carried.slopeError {
+            guard carry - Self.carryErrors * error >= Self.minCarry else { return nil }
+        }
         let (face, before) = faceCorners(for: p[a].left, first: span.lowerBound, samples: cornered.count, h)
         if let faceSlope = face.slope, let r = face.correlation, r >= Self.minFaceCornerCorrelation, let own = cornered.slope, let error = cornered.slopeError {
             guard own + error >= Self.minCornerShare * faceSlope else { return nil }
@@ -754,5 +763,10 @@ struct CarryFit: Sendable {
     var faceWidthsPerRadian: Double? {
         guard !unknown, let slope = line.slope else { return nil }
         return slope / max(1, sumSize / line.count)
+    }
+    /// The standard error of `faceWidthsPerRadian`, in the same units.
+    var slopeError: Double? {
+        guard !unknown, let error = line.slopeError else { return nil }
+        return error / max(1, sumSize / line.count)
     }
 }

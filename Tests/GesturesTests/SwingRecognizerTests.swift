@@ -486,6 +486,26 @@ final class SwingRecognizerTests: XCTestCase {
         }
     }
 
+    /// The carry must be shown, not only fitted (`carryErrors`): a nose moving on a talking face whose head
+    /// sways its eyes up and down at its own pace gives a slope fitted from where the head happened to be. The
+    /// same slope with the eyes following the pitch closely is a head nodding.
+    func testACarryNoSurerThanChanceIsNotANod() {
+        for swaying in [false, true] {
+            var engine = GestureEngine()
+            var events: [GestureEvent] = []
+            for i in 0..<120 {
+                let t = Double(i) / 30
+                let swing = t >= 1 && t < 2.6 ? -5 * sin(2 * .pi * (t - 1) / 0.8) : 0
+                // Half the real head's carry, and (swaying) the head's own bob of 4 px at 0.6 Hz.
+                let moved = swing * .pi / 180 * 0.11 * 120, bob = swaying ? 4 * sin(2 * .pi * 0.6 * t) : 0
+                let pose = HeadPose(yaw: 0, pitch: swing, pointerX: 320, pointerY: 240, faceSize: 120,
+                                    eyesRight: 320, eyesUp: -200 + moved + bob)
+                events += engine.process(HeadSample(frame: i, time: t, pose: pose))
+            }
+            XCTAssertEqual(events.of(.nod).count, swaying ? 0 : 1, "swaying \(swaying): \(events.gestures)")
+        }
+    }
+
     /// Pitch is read from the base of the nose, just above the lip; the eye corners show it too (the outer ones
     /// lie further back, so they drop against the inner ones as the head tips up) and a lip or nose moving while
     /// talking does not move them. Once a face has shown how its corners follow its pitch, a nod whose pitch
