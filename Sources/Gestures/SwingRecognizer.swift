@@ -324,7 +324,8 @@ struct SwingRecognizer: Sendable {
     /// is read from the base of the nose, just above the lip: a lip raised or a nose wrinkled while talking
     /// moves it, not the eye corners. Four fifths: what the nose adds on its own may be at most half the size of
     /// the turn (1 / (1 + 0.5²) of the variance). Nods of faces changing shape on a moving head gave 0.51-0.77.
-    /// docs/gestures.md "A nod read from the nose alone", "A wind-up".
+    /// Both slopes are fits, each allowed its standard error (the face's as loose as it was fitted: docs/gestures.md
+    /// "A face fitted loosely"). docs/gestures.md "A nod read from the nose alone", "A wind-up".
     static let minCornerShare = 0.8
     /// The rule above judges only a face whose eye corners visibly follow its pitch: their correlation over
     /// what is fitted of it (before the nod) at least this. A face seen too little, or only still before its
@@ -712,7 +713,9 @@ struct SwingRecognizer: Sendable {
         }
         let (face, before) = faceCorners(for: p[a].left, first: span.lowerBound, samples: cornered.count, h)
         if let faceSlope = face.slope, let r = face.correlation, r >= Self.minFaceCornerCorrelation, let own = cornered.slope, let error = cornered.slopeError {
-            guard own + error >= Self.minCornerShare * faceSlope else { return nil }
+            // Each slope is given its own standard error: the nod's may be that much steeper, the face's that much
+            // shallower (a face whose corners answer up and down unequally fits loosely).
+            guard own + error >= Self.minCornerShare * (faceSlope - (face.slopeError ?? 0)) else { return nil }
         }
         // Without the face's fit from before, the nod's own corners are the evidence that the head turned.
         if axis == .pitch, !before, let r = cornered.correlation { guard r >= Self.minOwnCornerCorrelation else { return nil } }

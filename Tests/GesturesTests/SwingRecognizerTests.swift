@@ -535,6 +535,29 @@ final class SwingRecognizerTests: XCTestCase {
         }
     }
 
+    /// The face's own corner fit is a fit: where its corners scattered as it looked about (glasses catching the
+    /// light, corners that answer up and down unequally), its slope is known only to within its standard error,
+    /// and a nod is judged against the shallowest slope that fit allows. The same nod against a tight fit, its
+    /// corners following at 0.7 of the face's, is the nose moving more than the head.
+    func testANodIsJudgedAgainstTheFaceFitAsLooselyAsItWasFitted() {
+        let perDegree = 0.0025
+        for loose in [false, true] {
+            var engine = GestureEngine()
+            var events: [GestureEvent] = []
+            var noise = SplitMix(state: 7)
+            for i in 0..<300 {
+                let t = Double(i) / 30
+                let sway = t >= 1 && t < 5 ? 4 * sin(2 * .pi * (t - 1) / 4) : 0
+                let nod = t >= 7 && t < 8.6 ? -5 * sin(2 * .pi * (t - 7) / 0.8) : 0
+                let scatter = t < 7 && loose ? 0.006 : 0.0015
+                let drop = 0.05 + perDegree * (sway + 0.7 * nod) + noise.gaussian(scatter)
+                let pose = HeadPose(yaw: 0, pitch: sway + nod, pointerX: 320, pointerY: 240, faceSize: 120, cornerDrop: drop)
+                events += engine.process(HeadSample(frame: i, time: t, pose: pose))
+            }
+            XCTAssertEqual(events.of(.nod).count, loose ? 1 : 0, "loose \(loose): \(events.gestures)")
+        }
+    }
+
     /// A face just found has shown nothing of how its eye corners follow its pitch, so a nod in its first
     /// `contrast_window` is judged by its own corners: they must follow its nose (`minOwnCornerCorrelation`). A
     /// head nodding moves them with it; a smile or a word moving the nose base alone leaves them still, or moves
