@@ -513,23 +513,9 @@ final class SwingRecognizerTests: XCTestCase {
     /// as before.
     func testANodReadFromTheNoseAloneIsNotANod() {
         enum Corners: CaseIterable { case follow, still, half, unknown }
-        // Eye distances of corner drop a degree of pitch (the rendered faces: 0.002-0.003 a degree as read).
-        let perDegree = 0.0025
         for corners in Corners.allCases {
-            var engine = GestureEngine()
-            var events: [GestureEvent] = []
-            var noise = SplitMix(state: 7)
-            for i in 0..<300 {
-                let t = Double(i) / 30
-                // Looking about for four seconds (the face shows how its corners follow), then a nod at 7 s.
-                let sway = t >= 1 && t < 5 ? 4 * sin(2 * .pi * (t - 1) / 4) : 0
-                let nod = t >= 7 && t < 8.6 ? -5 * sin(2 * .pi * (t - 7) / 0.8) : 0
-                let share = t < 7 ? 1 : corners == .follow ? 1 : corners == .half ? 0.5 : 0
-                let drop = 0.05 + perDegree * (sway + share * nod) + noise.gaussian(0.0015)
-                let pose = HeadPose(yaw: 0, pitch: sway + nod, pointerX: 320, pointerY: 240, faceSize: 120,
-                                    cornerDrop: corners == .unknown ? nil : drop)
-                events += engine.process(HeadSample(frame: i, time: t, pose: pose))
-            }
+            let events = Self.lookAboutThenNod(share: corners == .follow ? 1 : corners == .half ? 0.5 : 0,
+                                               cornersKnown: corners != .unknown)
             let expected = corners == .follow || corners == .unknown ? 1 : 0
             XCTAssertEqual(events.of(.nod).count, expected, "corners \(corners): \(events.gestures)")
         }
@@ -540,22 +526,30 @@ final class SwingRecognizerTests: XCTestCase {
     /// and a nod is judged against the shallowest slope that fit allows. The same nod against a tight fit, its
     /// corners following at 0.7 of the face's, is the nose moving more than the head.
     func testANodIsJudgedAgainstTheFaceFitAsLooselyAsItWasFitted() {
-        let perDegree = 0.0025
         for loose in [false, true] {
-            var engine = GestureEngine()
-            var events: [GestureEvent] = []
-            var noise = SplitMix(state: 7)
-            for i in 0..<300 {
-                let t = Double(i) / 30
-                let sway = t >= 1 && t < 5 ? 4 * sin(2 * .pi * (t - 1) / 4) : 0
-                let nod = t >= 7 && t < 8.6 ? -5 * sin(2 * .pi * (t - 7) / 0.8) : 0
-                let scatter = t < 7 && loose ? 0.006 : 0.0015
-                let drop = 0.05 + perDegree * (sway + 0.7 * nod) + noise.gaussian(scatter)
-                let pose = HeadPose(yaw: 0, pitch: sway + nod, pointerX: 320, pointerY: 240, faceSize: 120, cornerDrop: drop)
-                events += engine.process(HeadSample(frame: i, time: t, pose: pose))
-            }
+            let events = Self.lookAboutThenNod(share: 0.7, scatterBefore: loose ? 0.006 : 0.0015)
             XCTAssertEqual(events.of(.nod).count, loose ? 1 : 0, "loose \(loose): \(events.gestures)")
         }
+    }
+
+    /// A face looking about for four seconds (showing how its eye corners follow its pitch, with `scatterBefore` eye
+    /// distances of noise on them), then a ±5° nod at 7 s whose corners follow at `share` of that.
+    private static func lookAboutThenNod(share: Double, scatterBefore: Double = 0.0015, cornersKnown: Bool = true) -> [GestureEvent] {
+        // Eye distances of corner drop a degree of pitch (the rendered faces: 0.002-0.003 a degree as read).
+        let perDegree = 0.0025
+        var engine = GestureEngine()
+        var events: [GestureEvent] = []
+        var noise = SplitMix(state: 7)
+        for i in 0..<300 {
+            let t = Double(i) / 30
+            let sway = t >= 1 && t < 5 ? 4 * sin(2 * .pi * (t - 1) / 4) : 0
+            let nod = t >= 7 && t < 8.6 ? -5 * sin(2 * .pi * (t - 7) / 0.8) : 0
+            let drop = 0.05 + perDegree * (sway + share * nod) + noise.gaussian(t < 7 ? scatterBefore : 0.0015)
+            let pose = HeadPose(yaw: 0, pitch: sway + nod, pointerX: 320, pointerY: 240, faceSize: 120,
+                                cornerDrop: cornersKnown ? drop : nil)
+            events += engine.process(HeadSample(frame: i, time: t, pose: pose))
+        }
+        return events
     }
 
     /// A face just found has shown nothing of how its eye corners follow its pitch, so a nod in its first
