@@ -37,11 +37,6 @@ public struct VisionSettings: Sendable, Equatable {
     /// on a face under ~30 px are a few pixels apart.
     public static let smallestFaceAnywhere = 30.0
 
-    /// Smallest face to search for in a `width` x `height` picture, pixels. At VGA and above, `minFaceSize`
-    /// itself (a bigger picture searches further away at the same setting, within the search budget). Below
-    /// VGA, the same share of the picture's larger side, down to `smallestFaceAnywhere`: a 320x240 recording
-    /// of a person 1.4 m away shows a face 30 px wide, which 60 px would never look for (docs/vision.md
-    /// "A smaller picture").
     /// The smallest face the device's own camera (VGA, `referenceSide`) would look for, as the same share of a
     /// `width` x `height` picture's larger side: 180 px at 1920x1080. A bigger picture searches for smaller faces
     /// too (`smallestFace`), but these sizes come first (`SearchPlan.visitingOrder`).
@@ -49,6 +44,11 @@ public struct VisionSettings: Sendable, Equatable {
         minFaceSize * Double(max(width, height)) / Self.referenceSide
     }
 
+    /// Smallest face to search for in a `width` x `height` picture, pixels. At VGA and above, `minFaceSize`
+    /// itself (a bigger picture searches further away at the same setting, within the search budget). Below
+    /// VGA, the same share of the picture's larger side, down to `smallestFaceAnywhere`: a 320x240 recording
+    /// of a person 1.4 m away shows a face 30 px wide, which 60 px would never look for (docs/vision.md
+    /// "A smaller picture").
     public func smallestFace(width: Int, height: Int) -> Double {
         let side = Double(max(width, height))
         guard side < Self.referenceSide else { return minFaceSize }
