@@ -765,11 +765,13 @@ struct CarryFit: Sendable {
 
     var faceWidthsPerRadian: Double? {
         guard !unknown, let slope = line.slope else { return nil }
-        return slope / max(1, sumSize / line.count)
+        return slope / meanFaceSize
     }
     /// The standard error of `faceWidthsPerRadian`, in the same units.
     var slopeError: Double? {
         guard !unknown, let error = line.slopeError else { return nil }
-        return error / max(1, sumSize / line.count)
+        return error / meanFaceSize
     }
+    /// Pixels a face width, over the samples fitted (at least 1).
+    private var meanFaceSize: Double { max(1, sumSize / line.count) }
 }

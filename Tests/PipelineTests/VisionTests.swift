@@ -247,7 +247,7 @@ final class VisionTests: XCTestCase {
                 + SearchPlan.slices(width: width, height: height, settings: s, halfStep: true)
             let near = s.cameraShareFace(width: width, height: height)
             let order = SearchPlan.visitingOrder(plan, nearFrom: near)
-            XCTAssertEqual(Set(order.map { "\($0)" }), Set(plan.map { "\($0)" }), "\(width)x\(height): every slice is visited")
+            XCTAssertTrue(plan.allSatisfy(order.contains) && order.allSatisfy(plan.contains), "\(width)x\(height): every slice is visited")
             guard width > 640 else { XCTAssertEqual(order, plan); continue }
             let nearSlices = plan.filter { SearchPlan.largestFace($0) >= near }
             XCTAssertGreaterThan(plan.count, 4 * nearSlices.count, "the test needs a big picture's long plan")

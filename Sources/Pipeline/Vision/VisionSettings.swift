@@ -52,6 +52,6 @@ public struct VisionSettings: Sendable, Equatable {
     public func smallestFace(width: Int, height: Int) -> Double {
         let side = Double(max(width, height))
         guard side < Self.referenceSide else { return minFaceSize }
-        return min(minFaceSize, max(Self.smallestFaceAnywhere, minFaceSize * side / Self.referenceSide))
+        return min(minFaceSize, max(Self.smallestFaceAnywhere, cameraShareFace(width: width, height: height)))
     }
 }
