@@ -42,10 +42,12 @@ public struct GestureEngine: Sendable {
     /// The same for the line-of-sight angles (`HeadPose.sightYaw`), which nods and shakes must also show.
     private var sightYawFilter: Smoother
     private var sightPitchFilter: Smoother
-    private var calibration: [(time: Double, angles: Angles)] = []
+    private var calibration = SteadyStay()
     private var calibrationReason = "initial"
     /// A new face's neutral, refined over its first seconds (`calibration.refineSeconds`); nil when not refining.
     private var refiner: NeutralRefiner?
+    /// A stay facing the camera while a new face's neutral, learnt turned away from it, is refined (`facingRest`).
+    private var facing = SteadyStay()
     /// Where a reported answer came to rest, and since when, until the head has stayed there
     /// `posture.recentre_after` (`restAtHome`) or moved on.
     private var pendingHome: (pose: Angles, since: Double)?
@@ -90,7 +92,6 @@ public struct GestureEngine: Sendable {
         pitchFilter = Smoother(settings.smoothing)
         sightYawFilter = Smoother(settings.smoothing)
         sightPitchFilter = Smoother(settings.smoothing)
-        calibration.reserveCapacity(64)
         history = History(capacity: 256)
         nodRecognizer = SwingRecognizer(axis: .pitch, settings: settings.nod, maxTranslation: settings.posture.maxTranslation)
         shakeRecognizer = SwingRecognizer(axis: .yaw, settings: settings.shake, maxTranslation: settings.posture.maxTranslation)
@@ -239,6 +240,10 @@ public struct GestureEngine: Sendable {
                 let near = Self.travel(pose, from: r.anchor) <= settings.posture.maxTranslation
                 if beyond == nil, state.activeLook == nil, !posture, near { r.add(now) }
                 refiner = r
+                if let home = facingRest(now, sightYaw: history[history.count - 1].sightYaw, at: t, neutral: neutral) {
+                    let next = NeutralRefiner(seed: home.poses, anchor: (pose.pointerX, pose.pointerY), until: r.until)
+                    return out + moveNeutral(to: home.rest, reason: "facing", refiner: next, pose: pose, sample: sample)
+                }
                 if let n = r.neutral {
                     neutral = n
                     state.neutral = n
@@ -246,6 +251,7 @@ public struct GestureEngine: Sendable {
                 }
             } else {
                 refiner = nil
+                facing.removeAll()
             }
         } else if inIdle, settings.drift.idleTimeConstant > 0, dt > 0 {
             let k = min(1, dt / settings.drift.idleTimeConstant)
@@ -286,8 +292,9 @@ public struct GestureEngine: Sendable {
                 let axis: KeyPath<History.Entry, Double> = vertical ? \.pitch : \.yaw
                 let swinging = nodRecognizer.isSwinging || shakeRecognizer.isSwinging
                     || range(axis, since: t - swing.maxHold) > Self.settledRange * swing.hysteresis
-                // Nor while an answer's rest is waiting to be taken as a new face's rest (`restAtHome`).
-                if let c = candidate, t - c.since >= settings.continuous.dwell, !quiet, !swinging, pendingHome == nil {
+                // Nor while an answer's rest is waiting to be taken as a new face's rest (`restAtHome`), or a stay
+                // facing the camera to be (`facingRest`).
+                if let c = candidate, t - c.since >= settings.continuous.dwell, !quiet, !swinging, pendingHome == nil, facing.isEmpty {
                     state.activeLook = b
                     out.append(event(.lookStart, direction: b, distance: Self.distance(offset, b)))
                     candidate = nil
@@ -342,7 +349,7 @@ public struct GestureEngine: Sendable {
 
     private mutating func startCalibration(reason: String) {
         state.calibrating = true
-        calibration.removeAll(keepingCapacity: true)
+        calibration.removeAll()
         calibrationReason = reason
         if Self.isNewFace(reason) { faceCorners = LineFit() }
         refiner = nil
@@ -366,6 +373,25 @@ public struct GestureEngine: Sendable {
         return moveNeutral(to: home, reason: "home", refiner: next, pose: pose, sample: sample)
     }
 
+    /// The rest of a new face whose neutral was learnt turned away from the camera by more than a look
+    /// (`zones.threshold_yaw`): a head found as it turned, or looking at something beside the camera for a moment.
+    /// The person faces the device they answer, so while the neutral is refined, a stay facing the camera (within
+    /// the idle zone of it, not out in a look up or down, steady as calibration asks) is their rest instead, once it outlasts any quick look
+    /// (`discrete.max_duration`): a person seated at an angle who glances at the camera keeps their rest. Until
+    /// then every return to the camera read as a look the other way (the wide set found 30° turned: 2 of 6 looks
+    /// found, 2-4 the wrong way). Facing the camera is judged on the line of sight (`sightYaw`, read from the nose between the eyes: 0
+    /// looking into the lens, for any face, wherever it is in the picture); `yaw` is about the camera's axis, and a
+    /// real vlogger off to one side of a wide picture rests at 16° of it, 5° of her line of sight.
+    /// docs/gestures.md "A face found turned".
+    private mutating func facingRest(_ a: Angles, sightYaw: Double, at t: Double, neutral: Angles) -> (rest: Angles, poses: [Angles])? {
+        let z = settings.zones, viewingAngle = a.yaw - sightYaw
+        // Turned away, and now facing the camera without looking up or down from the rest (pitch has no such mark of
+        // its own: where a face's nose base sits at rest differs from face to face).
+        guard abs(neutral.yaw - viewingAngle) > z.thresholdYaw, abs(sightYaw) <= z.idleYaw,
+              abs(a.pitch - neutral.pitch) < z.thresholdPitch else { facing.removeAll(); return nil }
+        return facing.add(a, at: t, settings.calibration, lasting: max(settings.calibration.seconds, settings.discrete.maxDuration))
+    }
+
     /// Makes `angles` the neutral now (a new posture held, a new face's rest): a look under way stops (reason
     /// `recentre`), what was in motion is forgotten, the head rests here, and `calibrated` says why. `next`
     /// refines the new neutral from here (nil: not refined).
@@ -384,29 +410,17 @@ public struct GestureEngine: Sendable {
         return out
     }
 
-    /// Steady for `seconds` (no step between samples faster than `max_speed`): neutral is the mean of the last
-    /// `average_seconds`. Times, not sample counts, so it takes as long at the governor's 5 fps as at 30.
+    /// Steady for `seconds` (`SteadyStay`): neutral is the mean of the last `average_seconds`.
     private mutating func calibrate(_ a: Angles, at t: Double, pointer: (x: Double, y: Double)) {
         let c = settings.calibration
-        if let last = calibration.last {
-            let dt = max(t - last.time, 1e-6)
-            if abs(a.yaw - last.angles.yaw) / dt > c.maxSpeed || abs(a.pitch - last.angles.pitch) / dt > c.maxSpeed {
-                calibration.removeAll(keepingCapacity: true)
-            }
-        }
-        calibration.append((t, a))
-        // A microsecond's tolerance for times that are sums of rounded frame periods.
-        guard let first = calibration.first, t - first.time >= c.seconds - 1e-6 else { return }
-        let tail = calibration.filter { $0.time >= t - c.averageSeconds - 1e-6 }
-        let n = Double(tail.count)
-        state.neutral = Angles(yaw: tail.reduce(0) { $0 + $1.angles.yaw } / n, pitch: tail.reduce(0) { $0 + $1.angles.pitch } / n)
+        guard let steady = calibration.add(a, at: t, c) else { return }
+        state.neutral = steady.rest
         // A new face (not a recalibration asked for, which says "this is my rest"): refine it over the next seconds.
         if c.refineSeconds > 0, Self.isNewFace(calibrationReason) {
-            refiner = NeutralRefiner(seed: tail.map(\.angles), anchor: pointer, until: t + c.refineSeconds)
+            refiner = NeutralRefiner(seed: steady.poses, anchor: pointer, until: t + c.refineSeconds)
         }
         state.offset = Angles(yaw: 0, pitch: 0)
         state.calibrating = false
-        calibration.removeAll(keepingCapacity: true)
     }
 
     /// How far the head pointer is from `point` that a turn by `yaw` since it was there does not explain, in
@@ -435,6 +449,7 @@ public struct GestureEngine: Sendable {
         pendingLook = nil
         posture = false
         steadyAnchor = nil
+        facing.removeAll()
     }
 
     /// Drops the swings under way: the face was lost, so its strokes cannot be finished.

@@ -45,3 +45,35 @@ struct NeutralRefiner: Sendable {
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
     }
 }
+
+/// A head holding still: the poses of its current stay, kept while no step between samples is faster than
+/// `calibration.max_speed`. Held for `calibration.seconds`, the mean of its last `calibration.average_seconds`
+/// is a rest. Times, not sample counts, so it takes as long at the governor's 5 fps as at 30.
+struct SteadyStay: Sendable {
+    private var poses: [(time: Double, angles: Angles)] = []
+
+    init() { poses.reserveCapacity(64) }
+
+    mutating func removeAll() { poses.removeAll(keepingCapacity: true) }
+
+    /// No stay under way.
+    var isEmpty: Bool { poses.isEmpty }
+
+    /// One more pose; once the head has held still `seconds` (by default `calibration.seconds`), the rest and the
+    /// poses it is the mean of (the stay then starts afresh).
+    mutating func add(_ a: Angles, at t: Double, _ c: GestureSettings.Calibration, lasting seconds: Double? = nil) -> (rest: Angles, poses: [Angles])? {
+        if let last = poses.last {
+            let dt = max(t - last.time, 1e-6)
+            if abs(a.yaw - last.angles.yaw) / dt > c.maxSpeed || abs(a.pitch - last.angles.pitch) / dt > c.maxSpeed {
+                removeAll()
+            }
+        }
+        poses.append((t, a))
+        // A microsecond's tolerance for times that are sums of rounded frame periods.
+        guard let first = poses.first, t - first.time >= (seconds ?? c.seconds) - 1e-6 else { return nil }
+        let tail = poses.filter { $0.time >= t - c.averageSeconds - 1e-6 }.map(\.angles)
+        let n = Double(tail.count)
+        removeAll()
+        return (Angles(yaw: tail.reduce(0) { $0 + $1.yaw } / n, pitch: tail.reduce(0) { $0 + $1.pitch } / n), tail)
+    }
+}

@@ -380,6 +380,51 @@ final class GestureEngineTests: XCTestCase {
         XCTAssertEqual(seen.events().of(.look).map(\.direction), [.down])
     }
 
+    /// A face found turned 28° away and still (a device started while the person looks aside) is calibrated there;
+    /// once the person faces the camera for longer than a look lasts, that is their rest: a later turn right is a
+    /// look right. Without the rule, facing the camera read as a look left and the turn right as nothing.
+    func testAFaceFoundTurnedRestsWhereItFacesTheCamera() {
+        var s = Stream()
+        s.rest(1.5, yaw: 28)
+        s.ramp(0.4, from: (28, 0), to: (0, 0))
+        s.rest(2.5)
+        s.ramp(0.3, from: (0, 0), to: (20, 0))
+        s.rest(1.5, yaw: 20)
+        s.ramp(0.3, from: (20, 0), to: (0, 0))
+        s.rest(1.5)
+        let e = s.events()
+        XCTAssertEqual(e.of(.calibrated).map(\.reason), ["initial", "facing"])
+        XCTAssertEqual(e.of(.calibrated).last?.neutral?.yaw ?? 99, 0, accuracy: 1)
+        XCTAssertEqual(e.of(.lookStart).map(\.direction), [.right], "\(e.gestures)")
+    }
+
+    /// A person seated at an angle to the camera (resting 20° aside) who glances at it for a second keeps their rest:
+    /// the glance is a look, shorter than `discrete.max_duration`. And one resting 16° off the camera's axis but
+    /// facing it from the side of a wide picture (4° from the line of sight) is not turned away at all: a turn
+    /// 14° toward the axis, held, is a look.
+    func testARestAsideIsKeptThroughAGlanceAndOffCentre() {
+        var s = Stream()
+        s.rest(1.5, yaw: 20)
+        s.ramp(0.2, from: (20, 0), to: (0, 0))
+        s.rest(0.9)
+        s.ramp(0.2, from: (0, 0), to: (20, 0))
+        s.rest(2, yaw: 20)
+        let glance = s.events()
+        XCTAssertEqual(glance.of(.calibrated).map(\.reason), ["initial"])
+        XCTAssertEqual(glance.of(.look).map(\.direction), [.left], "\(glance.gestures)")
+
+        var side = Stream()
+        side.rest(1.5, yaw: 16)
+        side.ramp(0.3, from: (16, 0), to: (2, 0))   // toward the camera's axis, 10° past the line of sight: a look
+        side.rest(2.5, yaw: 2)
+        side.ramp(0.3, from: (2, 0), to: (16, 0))
+        side.rest(1.5, yaw: 16)
+        side.samples = side.samples.map { var x = $0; x.pose?.sightYaw -= 12; return x }
+        let e = side.events()
+        XCTAssertEqual(e.of(.calibrated).map(\.reason), ["initial"])
+        XCTAssertEqual(e.of(.lookStart).map(\.direction), [.left], "\(e.gestures)")
+    }
+
     func testLongFaceLossRecalibrates() {
         var s = calibrated()
         s.noFace(6)
