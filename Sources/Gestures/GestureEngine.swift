@@ -376,13 +376,13 @@ public struct GestureEngine: Sendable {
     /// The rest of a new face whose neutral was learnt turned away from the camera by more than a look
     /// (`zones.threshold_yaw`): a head found as it turned, or looking at something beside the camera for a moment.
     /// The person faces the device they answer, so while the neutral is refined, a stay facing the camera (within
-    /// the idle zone of it, not out in a look up or down, steady as calibration asks) is their rest instead, once it outlasts any quick look
-    /// (`discrete.max_duration`): a person seated at an angle who glances at the camera keeps their rest. Until
-    /// then every return to the camera read as a look the other way (the wide set found 30° turned: 2 of 6 looks
-    /// found, 2-4 the wrong way). Facing the camera is judged on the line of sight (`sightYaw`, read from the nose between the eyes: 0
-    /// looking into the lens, for any face, wherever it is in the picture); `yaw` is about the camera's axis, and a
-    /// real vlogger off to one side of a wide picture rests at 16° of it, 5° of her line of sight.
-    /// docs/gestures.md "A face found turned".
+    /// the idle zone of it, not out in a look up or down, steady as calibration asks) is their rest instead, once
+    /// it outlasts any quick look (`discrete.max_duration`): a person seated at an angle who glances at the camera
+    /// keeps their rest. Until then every return to the camera read as a look the other way (the wide set found
+    /// 30° turned: 2 of 6 looks found, 2-4 the wrong way). Facing the camera is judged on the line of sight
+    /// (`sightYaw`, read from the nose between the eyes: 0 looking into the lens, for any face, wherever it is in
+    /// the picture); `yaw` is about the camera's axis, and a real vlogger off to one side of a wide picture rests
+    /// at 16° of it, 5° of her line of sight. docs/gestures.md "A face found turned".
     private mutating func facingRest(_ a: Angles, sightYaw: Double, at t: Double, neutral: Angles) -> (rest: Angles, poses: [Angles])? {
         let z = settings.zones, viewingAngle = a.yaw - sightYaw
         // Turned away, and now facing the camera without looking up or down from the rest (pitch has no such mark of
