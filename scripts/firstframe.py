@@ -35,8 +35,8 @@ def main():
     hs, photo, outdir, name, seed = synthclip.arguments()
     rng = np.random.default_rng(seed)
     pieces = []
-    rest = lambda s: pieces.append(('none', np.zeros(int(s * FPS)), np.zeros(int(s * FPS)), False))
-    talk = lambda s: pieces.append(('none_talking', np.zeros(int(s * FPS)), np.zeros(int(s * FPS)), True))
+    rest = lambda s: pieces.append(humannods.held('none', s))
+    talk = lambda s: pieces.append(humannods.held('none_talking', s, talking=True))
     if first == 'shake':
         hz = rng.uniform(0.8, 2.0)
         y, p = humannods.no(rng.uniform(12, 25), hz, int(rng.integers(2, 4)), rng.choice(['left', 'right']))
@@ -55,10 +55,7 @@ def main():
         pieces.append(('shake', y, p, False))
     rest(1.5)
 
-    n = sum(len(q[1]) for q in pieces)
-    talking, _, _ = hs.script_to_tracks({'fps': FPS, 'steps': [{'talk': {'dur': n / FPS + 1}}]}, rng)
-    still, _, _ = hs.script_to_tracks({'fps': FPS, 'steps': [{'rest': n / FPS + 1}]}, rng)
-    tracks, labels = humannods.lay(pieces, still, talking)
+    tracks, labels = humannods.on_head(hs, pieces, rng)
     synthclip.write(hs, photo, outdir, name, tracks, labels, FPS, rng, f'firstframe-{first}', seed, 130)
 
 

@@ -58,6 +58,23 @@ def no(amp, hz, cycles, first, dip=0.12, decay=0.8):
     return yaw, pitch
 
 
+def held(label, seconds, talking=False):
+    """A piece of `seconds` with no gesture of its own: the head at rest, or the renderer's talking when `talking`."""
+    n = int(seconds * FPS)
+    return (label, np.zeros(n), np.zeros(n), talking)
+
+
+def on_head(hs, pieces, rng, talk_scale=1.0):
+    """`lay`s PIECES on the renderer's talking (its sways times `talk_scale`) and still head, made in that order
+    from `rng` for the pieces' whole length: the tracks and labels to write."""
+    n = sum(len(q[1]) for q in pieces)
+    # The renderer's talking (and its slow wobble) over the whole clip, kept where the pieces talk.
+    talking, _, _ = hs.script_to_tracks({'fps': FPS, 'steps': [{'talk': {'dur': n / FPS + 1}}]}, rng)
+    talking[:2] *= talk_scale
+    still, _, _ = hs.script_to_tracks({'fps': FPS, 'steps': [{'rest': n / FPS + 1}]}, rng)
+    return lay(pieces, still, talking)
+
+
 def lay(pieces, still, talking=None):
     """The renderer's tracks and a label a frame for PIECES, (label, yaw, pitch, talking on top) one after another:
     each piece's yaw and pitch laid on the renderer's still head (or its talking one), the face carried down
@@ -86,9 +103,9 @@ def main():
 
     # The pieces: (label, yaw, pitch, talking on top).
     pieces = []
-    rest = lambda s: pieces.append(('none', np.zeros(int(s * FPS)), np.zeros(int(s * FPS)), False))
+    rest = lambda s: pieces.append(held('none', s))
     nod = lambda p, talking=False: pieces.append(('nod', np.zeros(len(p)), p, talking))
-    talk = lambda s: pieces.append(('none_talking', np.zeros(int(s * FPS)), np.zeros(int(s * FPS)), True))
+    talk = lambda s: pieces.append(held('none_talking', s, talking=True))
     rest(1.5)
     nod(dips(vary(12), vary(1.3), 2, rng)); rest(1.5)
     nod(dips(vary(7), vary(2.2), 3, rng, overshoot=0.1)); rest(1.5)
@@ -99,12 +116,7 @@ def main():
     talk(2.0); y, p = no(vary(8), vary(2.5), 3, 'left'); pieces.append(('shake', y, p, True)); talk(2.0); rest(1.5)
     y, p = no(vary(20), vary(0.8), 2, 'left'); pieces.append(('shake', y, p, False)); rest(1.5)
 
-    n = sum(len(q[1]) for q in pieces)
-    # The renderer's talking (and its slow wobble) over the whole clip, kept where the pieces talk.
-    talking, _, _ = hs.script_to_tracks({'fps': FPS, 'steps': [{'talk': {'dur': n / FPS + 1}}]}, rng)
-    talking[:2] *= talk_scale
-    still, _, _ = hs.script_to_tracks({'fps': FPS, 'steps': [{'rest': n / FPS + 1}]}, rng)
-    tracks, labels = lay(pieces, still, talking)
+    tracks, labels = on_head(hs, pieces, rng, talk_scale)
     synthclip.write(hs, photo, outdir, name, tracks, labels, FPS, rng, 'humannods', seed, 130)
 
 

@@ -25,7 +25,7 @@ def main():
     rng = np.random.default_rng(seed)
     vary = lambda x: x * rng.uniform(0.9, 1.1)
     pieces = []   # (label, yaw, pitch, talking on top), as humannods.lay takes them
-    rest = lambda s: pieces.append(('none', np.zeros(int(s * FPS)), np.zeros(int(s * FPS)), False))
+    rest = lambda s: pieces.append(humannods.held('none', s))
     nod = lambda p: pieces.append(('nod', np.zeros(len(p)), p, False))
     rest(1.5)
     nod(humannods.dips(vary(20), vary(0.6), 3, rng)); rest(1.8)
