@@ -47,7 +47,7 @@ public struct GestureEngine: Sendable {
     /// A new face's neutral, refined over its first seconds (`calibration.refineSeconds`); nil when not refining.
     private var refiner: NeutralRefiner?
     /// A stay facing the camera while a new face's neutral, learnt turned away from it, is refined (`facingRest`).
-    private var facing = SteadyStay()
+    private var facing = FacingStay()
     /// Where a reported answer came to rest, and since when, until the head has stayed there
     /// `posture.recentre_after` (`restAtHome`) or moved on.
     private var pendingHome: (pose: Angles, since: Double)?
@@ -194,7 +194,7 @@ public struct GestureEngine: Sendable {
         }
 
         if state.calibrating {
-            calibrate(now, at: t, pointer: (pose.pointerX, pose.pointerY))
+            calibrate(now, at: t, pointer: (pose.pointerX, pose.pointerY), viewingAngle: pose.yaw - pose.sightYaw)
             if !state.calibrating, let n = state.neutral {
                 out.append(event(.calibrated, reason: calibrationReason, neutral: n))
                 rest = (pose.pointerX, pose.pointerY)
@@ -240,8 +240,12 @@ public struct GestureEngine: Sendable {
                 let near = Self.travel(pose, from: r.anchor) <= settings.posture.maxTranslation
                 if beyond == nil, state.activeLook == nil, !posture, near { r.add(now) }
                 refiner = r
-                if let home = facingRest(now, sightYaw: history[history.count - 1].sightYaw, at: t, neutral: neutral) {
-                    let next = NeutralRefiner(seed: home.poses, anchor: (pose.pointerX, pose.pointerY), until: r.until)
+                // A rest turned away from the camera where it was learnt (not a body since leaned aside), once.
+                if r.facedCamera || abs(neutral.yaw - r.viewingAngle) <= z.thresholdYaw {
+                    facing.removeAll()
+                } else if let home = facingRest(now, sightYaw: history[history.count - 1].sightYaw, at: t, neutral: neutral) {
+                    var next = NeutralRefiner(seed: home.poses, anchor: (pose.pointerX, pose.pointerY), until: r.until)
+                    next.facedCamera = true
                     return out + moveNeutral(to: home.rest, reason: "facing", refiner: next, pose: pose, sample: sample)
                 }
                 if let n = r.neutral {
@@ -369,27 +373,31 @@ public struct GestureEngine: Sendable {
     /// docs/gestures.md "A face found mid-nod".
     private mutating func restAtHome(_ home: Angles, pose: HeadPose, sample: HeadSample) -> [GestureEvent] {
         guard let r = refiner, sample.time < r.until, state.neutral != nil, !withinLookThresholds(home) else { return [] }
-        let next = NeutralRefiner(seed: [home], anchor: (pose.pointerX, pose.pointerY), until: r.until)
+        var next = NeutralRefiner(seed: [home], anchor: (pose.pointerX, pose.pointerY), until: r.until)
+        next.viewingAngle = pose.yaw - pose.sightYaw
+        next.facedCamera = r.facedCamera
         return moveNeutral(to: home, reason: "home", refiner: next, pose: pose, sample: sample)
     }
 
     /// The rest of a new face whose neutral was learnt turned away from the camera by more than a look
     /// (`zones.threshold_yaw`): a head found as it turned, or looking at something beside the camera for a moment.
-    /// The person faces the device they answer, so while the neutral is refined, a stay facing the camera (within
-    /// the idle zone of it, not out in a look up or down, steady as calibration asks) is their rest instead, once
+    /// The person faces the device they answer, so while the neutral is refined, a stay facing the camera (on average
+    /// within the idle zone of it, as a talker holds one: `FacingStay`; not out in a look up or down) is their rest instead, once
     /// it outlasts any quick look (`discrete.max_duration`): a person seated at an angle who glances at the camera
     /// keeps their rest. Until then every return to the camera read as a look the other way (the wide set found
     /// 30° turned: 2 of 6 looks found, 2-4 the wrong way). Facing the camera is judged on the line of sight
     /// (`sightYaw`, read from the nose between the eyes: 0 looking into the lens, for any face, wherever it is in
     /// the picture); `yaw` is about the camera's axis, and a real vlogger off to one side of a wide picture rests
-    /// at 16° of it, 5° of her line of sight. docs/gestures.md "A face found turned".
+    /// at 16° of it, 5° of her line of sight. docs/gestures.md "A face found turned" and "... while talking".
     private mutating func facingRest(_ a: Angles, sightYaw: Double, at t: Double, neutral: Angles) -> (rest: Angles, poses: [Angles])? {
         let z = settings.zones, viewingAngle = a.yaw - sightYaw
-        // Turned away, and now facing the camera without looking up or down from the rest (pitch has no such mark of
-        // its own: where a face's nose base sits at rest differs from face to face).
-        guard abs(neutral.yaw - viewingAngle) > z.thresholdYaw, abs(sightYaw) <= z.idleYaw,
+        // Turned away from here too (a face found turned that then faces the camera from where it was found), and now
+        // facing the camera without looking up or down from the rest (pitch has no such mark of its own: where a
+        // face's nose base sits at rest differs from face to face).
+        guard abs(neutral.yaw - viewingAngle) > z.thresholdYaw,
               abs(a.pitch - neutral.pitch) < z.thresholdPitch else { facing.removeAll(); return nil }
-        return facing.add(a, at: t, settings.calibration, lasting: max(settings.calibration.seconds, settings.discrete.maxDuration))
+        return facing.add(a, sightYaw: sightYaw, at: t, within: z.thresholdYaw, centred: z.idleYaw, maxSpeed: settings.calibration.maxSpeed,
+                          lasting: max(settings.calibration.seconds, settings.discrete.maxDuration))
     }
 
     /// Makes `angles` the neutral now (a new posture held, a new face's rest): a look under way stops (reason
@@ -411,13 +419,14 @@ public struct GestureEngine: Sendable {
     }
 
     /// Steady for `seconds` (`SteadyStay`): neutral is the mean of the last `average_seconds`.
-    private mutating func calibrate(_ a: Angles, at t: Double, pointer: (x: Double, y: Double)) {
+    private mutating func calibrate(_ a: Angles, at t: Double, pointer: (x: Double, y: Double), viewingAngle: Double) {
         let c = settings.calibration
         guard let steady = calibration.add(a, at: t, c) else { return }
         state.neutral = steady.rest
         // A new face (not a recalibration asked for, which says "this is my rest"): refine it over the next seconds.
         if c.refineSeconds > 0, Self.isNewFace(calibrationReason) {
             refiner = NeutralRefiner(seed: steady.poses, anchor: pointer, until: t + c.refineSeconds)
+            refiner?.viewingAngle = viewingAngle
         }
         state.offset = Angles(yaw: 0, pitch: 0)
         state.calibrating = false

@@ -7,6 +7,12 @@ struct NeutralRefiner: Sendable {
     let until: Double
     /// Where the head pointer was when calibrated (image pixels): only poses near it count.
     let anchor: (x: Double, y: Double)
+    /// The viewing angle there (the yaw of a face looking into the lens from that place, degrees): whether the rest
+    /// is turned away from the camera is judged where it was learnt, not wherever the body has since leaned.
+    var viewingAngle = 0.0
+    /// The rest was moved to where the face, found turned, faced the camera (`GestureEngine.facingRest`): once is
+    /// all a face found turned needs.
+    var facedCamera = false
     private var yaws: [Double] = []
     private var pitches: [Double] = []
 
@@ -75,5 +81,42 @@ struct SteadyStay: Sendable {
         let n = Double(tail.count)
         removeAll()
         return (Angles(yaw: tail.reduce(0) { $0 + $1.yaw } / n, pitch: tail.reduce(0) { $0 + $1.pitch } / n), tail)
+    }
+}
+
+/// A stay facing the camera, judged the way a person who talks holds one: every pose within a look of the line of
+/// sight (`within`: not turned away), no step faster than `calibration.max_speed`, and over the last `seconds` the
+/// line of sight on average within `centred` of the camera. A talker's head sways ±3-5° as they speak; judged pose by
+/// pose against the idle zone, as `SteadyStay` judges calibration, one sway past 5° started the stay again, and a
+/// talker found turned never had a stay long enough (docs/gestures.md "A face found turned while talking"). The rest
+/// is the mean of the stay's last `seconds`, and those poses.
+struct FacingStay: Sendable {
+    private var poses: [(time: Double, angles: Angles, sight: Double)] = []
+    private var since: Double?
+
+    init() { poses.reserveCapacity(64) }
+
+    mutating func removeAll() { poses.removeAll(keepingCapacity: true); since = nil }
+
+    /// No stay under way.
+    var isEmpty: Bool { since == nil }
+
+    mutating func add(_ a: Angles, sightYaw: Double, at t: Double, within: Double, centred: Double, maxSpeed: Double,
+                      lasting seconds: Double) -> (rest: Angles, poses: [Angles])? {
+        guard abs(sightYaw) < within else { removeAll(); return nil }
+        if let last = poses.last {
+            let dt = max(t - last.time, 1e-6)
+            if abs(a.yaw - last.angles.yaw) / dt > maxSpeed || abs(a.pitch - last.angles.pitch) / dt > maxSpeed { removeAll() }
+        }
+        if since == nil { since = t }
+        poses.append((t, a, sightYaw))
+        // A microsecond's tolerance for times that are sums of rounded frame periods.
+        poses.removeAll { $0.time < t - seconds - 1e-6 }
+        guard let start = since, t - start >= seconds - 1e-6 else { return nil }
+        let n = Double(poses.count)
+        guard abs(poses.reduce(0) { $0 + $1.sight } / n) <= centred else { return nil }
+        let window = poses.map(\.angles)
+        removeAll()
+        return (Angles(yaw: window.reduce(0) { $0 + $1.yaw } / n, pitch: window.reduce(0) { $0 + $1.pitch } / n), window)
     }
 }
