@@ -194,7 +194,7 @@ public struct GestureEngine: Sendable {
         }
 
         if state.calibrating {
-            calibrate(now, at: t, pointer: (pose.pointerX, pose.pointerY), viewingAngle: pose.yaw - pose.sightYaw)
+            calibrate(now, at: t, pointer: (pose.pointerX, pose.pointerY), viewingAngle: pose.viewingAngle)
             if !state.calibrating, let n = state.neutral {
                 out.append(event(.calibrated, reason: calibrationReason, neutral: n))
                 rest = (pose.pointerX, pose.pointerY)
@@ -240,10 +240,7 @@ public struct GestureEngine: Sendable {
                 let near = Self.travel(pose, from: r.anchor) <= settings.posture.maxTranslation
                 if beyond == nil, state.activeLook == nil, !posture, near { r.add(now) }
                 refiner = r
-                // A rest turned away from the camera where it was learnt (not a body since leaned aside), once.
-                if r.facedCamera || abs(neutral.yaw - r.viewingAngle) <= z.thresholdYaw {
-                    facing.removeAll()
-                } else if let home = facingRest(now, sightYaw: history[history.count - 1].sightYaw, at: t, neutral: neutral) {
+                if let home = facingRest(now, sightYaw: history[history.count - 1].sightYaw, at: t, neutral: neutral, refiner: r) {
                     var next = NeutralRefiner(seed: home.poses, anchor: (pose.pointerX, pose.pointerY), until: r.until)
                     next.facedCamera = true
                     return out + moveNeutral(to: home.rest, reason: "facing", refiner: next, pose: pose, sample: sample)
@@ -374,7 +371,7 @@ public struct GestureEngine: Sendable {
     private mutating func restAtHome(_ home: Angles, pose: HeadPose, sample: HeadSample) -> [GestureEvent] {
         guard let r = refiner, sample.time < r.until, state.neutral != nil, !withinLookThresholds(home) else { return [] }
         var next = NeutralRefiner(seed: [home], anchor: (pose.pointerX, pose.pointerY), until: r.until)
-        next.viewingAngle = pose.yaw - pose.sightYaw
+        next.viewingAngle = pose.viewingAngle
         next.facedCamera = r.facedCamera
         return moveNeutral(to: home, reason: "home", refiner: next, pose: pose, sample: sample)
     }
@@ -389,12 +386,14 @@ public struct GestureEngine: Sendable {
     /// (`sightYaw`, read from the nose between the eyes: 0 looking into the lens, for any face, wherever it is in
     /// the picture); `yaw` is about the camera's axis, and a real vlogger off to one side of a wide picture rests
     /// at 16° of it, 5° of her line of sight. docs/gestures.md "A face found turned" and "... while talking".
-    private mutating func facingRest(_ a: Angles, sightYaw: Double, at t: Double, neutral: Angles) -> (rest: Angles, poses: [Angles])? {
+    private mutating func facingRest(_ a: Angles, sightYaw: Double, at t: Double, neutral: Angles,
+                                     refiner r: NeutralRefiner) -> (rest: Angles, poses: [Angles])? {
         let z = settings.zones, viewingAngle = a.yaw - sightYaw
-        // Turned away from here too (a face found turned that then faces the camera from where it was found), and now
-        // facing the camera without looking up or down from the rest (pitch has no such mark of its own: where a
-        // face's nose base sits at rest differs from face to face).
-        guard abs(neutral.yaw - viewingAngle) > z.thresholdYaw,
+        // Once, for a rest turned away from the camera where it was learnt (not a body since leaned aside); turned
+        // away from here too (a face found turned that then faces the camera from where it was found), and now facing
+        // the camera without looking up or down from the rest (pitch has no such mark of its own: where a face's nose
+        // base sits at rest differs from face to face).
+        guard !r.facedCamera, abs(neutral.yaw - r.viewingAngle) > z.thresholdYaw, abs(neutral.yaw - viewingAngle) > z.thresholdYaw,
               abs(a.pitch - neutral.pitch) < z.thresholdPitch else { facing.removeAll(); return nil }
         return facing.add(a, sightYaw: sightYaw, at: t, within: z.thresholdYaw, centred: z.idleYaw, maxSpeed: settings.calibration.maxSpeed,
                           lasting: max(settings.calibration.seconds, settings.discrete.maxDuration))

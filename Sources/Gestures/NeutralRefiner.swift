@@ -65,22 +65,18 @@ struct SteadyStay: Sendable {
     /// No stay under way.
     var isEmpty: Bool { poses.isEmpty }
 
-    /// One more pose; once the head has held still `seconds` (by default `calibration.seconds`), the rest and the
-    /// poses it is the mean of (the stay then starts afresh).
-    mutating func add(_ a: Angles, at t: Double, _ c: GestureSettings.Calibration, lasting seconds: Double? = nil) -> (rest: Angles, poses: [Angles])? {
-        if let last = poses.last {
-            let dt = max(t - last.time, 1e-6)
-            if abs(a.yaw - last.angles.yaw) / dt > c.maxSpeed || abs(a.pitch - last.angles.pitch) / dt > c.maxSpeed {
-                removeAll()
-            }
+    /// One more pose; once the head has held still `calibration.seconds`, the rest and the poses it is the mean of
+    /// (the stay then starts afresh).
+    mutating func add(_ a: Angles, at t: Double, _ c: GestureSettings.Calibration) -> (rest: Angles, poses: [Angles])? {
+        if let last = poses.last, a.moved(fasterThan: c.maxSpeed, since: last.angles, seconds: max(t - last.time, 1e-6)) {
+            removeAll()
         }
         poses.append((t, a))
         // A microsecond's tolerance for times that are sums of rounded frame periods.
-        guard let first = poses.first, t - first.time >= (seconds ?? c.seconds) - 1e-6 else { return nil }
+        guard let first = poses.first, t - first.time >= c.seconds - 1e-6 else { return nil }
         let tail = poses.filter { $0.time >= t - c.averageSeconds - 1e-6 }.map(\.angles)
-        let n = Double(tail.count)
         removeAll()
-        return (Angles(yaw: tail.reduce(0) { $0 + $1.yaw } / n, pitch: tail.reduce(0) { $0 + $1.pitch } / n), tail)
+        return (Angles.mean(tail), tail)
     }
 }
 
@@ -104,19 +100,17 @@ struct FacingStay: Sendable {
     mutating func add(_ a: Angles, sightYaw: Double, at t: Double, within: Double, centred: Double, maxSpeed: Double,
                       lasting seconds: Double) -> (rest: Angles, poses: [Angles])? {
         guard abs(sightYaw) < within else { removeAll(); return nil }
-        if let last = poses.last {
-            let dt = max(t - last.time, 1e-6)
-            if abs(a.yaw - last.angles.yaw) / dt > maxSpeed || abs(a.pitch - last.angles.pitch) / dt > maxSpeed { removeAll() }
+        if let last = poses.last, a.moved(fasterThan: maxSpeed, since: last.angles, seconds: max(t - last.time, 1e-6)) {
+            removeAll()
         }
         if since == nil { since = t }
         poses.append((t, a, sightYaw))
         // A microsecond's tolerance for times that are sums of rounded frame periods.
         poses.removeAll { $0.time < t - seconds - 1e-6 }
         guard let start = since, t - start >= seconds - 1e-6 else { return nil }
-        let n = Double(poses.count)
-        guard abs(poses.reduce(0) { $0 + $1.sight } / n) <= centred else { return nil }
+        guard abs(poses.reduce(0) { $0 + $1.sight } / Double(poses.count)) <= centred else { return nil }
         let window = poses.map(\.angles)
         removeAll()
-        return (Angles(yaw: window.reduce(0) { $0 + $1.yaw } / n, pitch: window.reduce(0) { $0 + $1.pitch } / n), window)
+        return (Angles.mean(window), window)
     }
 }

@@ -17,6 +17,8 @@ public struct HeadPose: Sendable, Equatable {
     /// picture, which a camera rocking on its mount moves.
     public var sightYaw: Double
     public var sightPitch: Double
+    /// The yaw of a face looking into the lens from where this one is (`yaw` less `sightYaw`), degrees.
+    var viewingAngle: Double { yaw - sightYaw }
     /// Where the eyes are in the picture (their midpoint, pixels), measured toward the person's own right and
     /// upward (the directions of `yaw` and `pitch`), when known. A head turns and nods about the neck, behind
     /// the eyes, so it carries them the way it turns; a face that only changes shape (a nose wrinkled, a mouth
@@ -98,6 +100,17 @@ public struct Angles: Sendable, Equatable {
     /// Both angles within `degrees` of `other`'s: the head held there.
     func within(_ degrees: Double, of other: Angles) -> Bool {
         abs(yaw - other.yaw) <= degrees && abs(pitch - other.pitch) <= degrees
+    }
+
+    /// Either angle moved faster than `speed` degrees a second since `earlier`, `seconds` ago.
+    func moved(fasterThan speed: Double, since earlier: Angles, seconds: Double) -> Bool {
+        abs(yaw - earlier.yaw) / seconds > speed || abs(pitch - earlier.pitch) / seconds > speed
+    }
+
+    /// The mean of `poses` (not empty).
+    static func mean(_ poses: [Angles]) -> Angles {
+        let n = Double(poses.count)
+        return Angles(yaw: poses.reduce(0) { $0 + $1.yaw } / n, pitch: poses.reduce(0) { $0 + $1.pitch } / n)
     }
 }
 
