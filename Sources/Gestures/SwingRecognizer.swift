@@ -587,7 +587,9 @@ struct SwingRecognizer: Sendable {
     /// played forwards is the overshoot of "Home past the rest") was a `look` down in 20 of 24 plays.
     /// Where the head then rests is held to `return_tolerance` of the rest it set off from, and the lift to
     /// the pause of any turning point inside a gesture. Nods only: a "no" sets off either way, so a small
-    /// first stroke is its own first half-stroke. docs/gestures.md "A wind-up".
+    /// first stroke is its own first half-stroke. A lift between `tolerance` and where `min_symmetry` takes it as
+    /// a stroke of its own (about half the dip) is neither: a talker lifts so into an emphatic dip (docs/gestures.md
+    /// "A wind-up", "A lift of half the dip").
     private func woundUpFromRest(_ p: [TurningPoints.Point], from a: Int, to b: Int, tolerance: Double) -> Bool {
         guard axis == .pitch, b - a == 3, p[a].rested(settings.settle) else { return false }
         let rest = p[a].value, lift = p[a + 1].value - rest, dip = p[a + 2].value - rest

@@ -172,8 +172,9 @@ final class SwingRecognizerTests: XCTestCase {
     }
 
     /// A head about to nod often lifts a little first. A single dip with such a wind-up from a rest (the real
-    /// clm_look's dip played backwards: a 2.5° lift, down 22° in 0.64 s, up in 0.9 s) is a nod; a lift as big
-    /// as a look up before a dip is not a wind-up, and that swing is not a "yes".
+    /// clm_look's dip played backwards: a 2.5° lift, down 22° in 0.64 s, up in 0.9 s) is a nod; a lift of half the
+    /// dip is not a wind-up, and that swing is not a "yes": a talker lifts so into an emphatic dip (taken as a
+    /// wind-up, the rendered hard talking gave a false "yes" from every start: docs/gestures.md "A lift of half the dip").
     func testASingleNodWithAWindUpCounts() {
         for (lift, dip, hz) in [(2.5, 22.0, 0.65), (2.5, 14.0, 1.0), (3.0, 18.0, 0.8), (6.0, 12.0, 0.8)] {
             var rng = SplitMix(state: 99)
