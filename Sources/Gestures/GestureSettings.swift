@@ -85,9 +85,11 @@ public struct GestureSettings: Sendable, Equatable {
     /// explains each rule and how the defaults were measured.
     public struct Swing: Sendable, Equatable {
         /// Degrees every full stroke (side to side) must cover; the first and the last, which may be half
-        /// strokes (out from rest, back to rest), half of it. Small (2° nod, 4° shake) because size is not what
+        /// strokes (out from rest, back to rest), half of it. Small (2° nod, 3° shake) because size is not what
         /// separates a nod from talking (docs/gestures.md), and five landmarks read some faces' pitch at ~0.6
-        /// of the truth: a 5° nod's first stroke reads ~3°.
+        /// of the truth: a 5° nod's first stroke reads ~3°. Strokes are measured after smoothing, which passes
+        /// ~0.4 of a 3 Hz swing and nearly all of talking's slow sways: a quick small "no" (±5° at 3.5 Hz) reads
+        /// 3-4° strokes (docs/gestures.md "A quick small no").
         public var minAmplitude: Double
         /// A single out-and-back (one or one-and-a-half stroke pairs) counts as a gesture: a slow, deliberate
         /// "yes" often is one. Off: two cycles are needed, which never fire on a talker's head dip.
@@ -172,7 +174,7 @@ public struct GestureSettings: Sendable, Equatable {
     public var continuous = Continuous()
     public var discrete = Discrete()
     public var nod = Swing(minAmplitude: 2, singleRange: 12, maxCrossRatio: 0.5, maxOtherAngle: 25, contrast: 0.7)
-    public var shake = Swing(minAmplitude: 4, singleRange: 36, maxCrossRatio: 0.35, maxOtherAngle: 30, contrast: 0.55)
+    public var shake = Swing(minAmplitude: 3, singleRange: 36, maxCrossRatio: 0.35, maxOtherAngle: 30, contrast: 0.55)
     /// After a nod or shake, nothing else fires for this long (s): one event per gesture.
     public var refractory = 1.2
     public var proportional = Proportional()

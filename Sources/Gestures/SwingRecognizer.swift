@@ -542,6 +542,18 @@ struct SwingRecognizer: Sendable {
         return highMid - lowMid <= tolerance * total / Double(b - a)
     }
 
+    /// Whether the turning points after `a` up to `end` lie on both sides of where the swing set off (`a`): a "no"
+    /// turns to one side and the other of where the head was, a talker swaying out to one side and wobbling there
+    /// before coming back keeps to that side (a rendered talker, half size: out 6.3°, back 3.8°, out 3.1°, home 7.1°, all
+    /// on one side, a "no" once the shake stroke was 3°). A "yes" dips to one side by nature: shakes only.
+    /// docs/gestures.md "A quick small no".
+    static func swingsThrough(_ p: [TurningPoints.Point], from a: Int, to end: Int) -> Bool {
+        guard end > a else { return true }
+        let home = p[a].value
+        let inner = p[(a + 1)...end].lazy.map(\.value)
+        return inner.contains { $0 > home } && inner.contains { $0 < home }
+    }
+
     /// A single "yes" or "no" under way when the face was found (a person nodding or shaking as they come into
     /// view, or found a moment before they answer: the nod recogniser watches from the end of the warm-up, so
     /// a nod begun in it is seen from mid-stroke): it counts when all of it was seen but where it set off. Its
@@ -658,6 +670,7 @@ struct SwingRecognizer: Sendable {
         // Its full strokes swing about one centre (mid-motion, every stroke after the first is one; at rest, the last
         // is a half stroke home).
         guard Self.swingsAboutOneCentre(p, from: a + 1, to: settled ? last - 1 : b, tolerance: s.returnTolerance) else { return nil }
+        if axis == .yaw, !seenFromMidStroke, !Self.swingsThrough(p, from: a, to: settled ? last - 1 : b) { return nil }
         let duration = p[last].arrived - p[a].left
         guard duration > 0, Double(strokes) / (2 * duration) <= s.maxRate else { return nil }
         if strokes < 4 {

@@ -854,6 +854,47 @@ final class SwingRecognizerTests: XCTestCase {
         }
     }
 
+    /// A quick small "no" as the five points read a person's ±5-6° one (±4° at 3 Hz, shrinking 15% a cycle, 0.3°
+    /// of jitter): smoothing passes about 0.4 of it, full strokes of 3-4.5°, and every one counts. With a 4° shake
+    /// stroke 3 of these 12 were heard (docs/gestures.md "A quick small no").
+    func testAQuickSmallNoAsReadCounts() {
+        for cycles in [2.0, 3.0, 4.0] {
+            for seed in 0..<4 {
+                var rng = SplitMix(state: UInt64(seed * 7919 + 5))
+                var s = Stream()
+                s.fps = 30
+                s.add(2) { _ in (rng.gaussian(0.3), rng.gaussian(0.3)) }
+                let period = 1 / 3.0
+                s.add(period * cycles) { t in
+                    (-4 * pow(0.85, t / period) * sin(2 * .pi * t / period) + rng.gaussian(0.3), rng.gaussian(0.3))
+                }
+                s.add(2) { _ in (rng.gaussian(0.3), rng.gaussian(0.3)) }
+                let e = s.events().gestures
+                XCTAssertEqual(e.kinds(), [.shake], "\(cycles) cycles, seed \(seed): \(e)")
+            }
+        }
+    }
+
+    /// A talker swaying out to one side, wobbling there and coming back (a rendered face's talking at half size: out
+    /// 6.3°, back 3.8°, out 3.1°, home past the start) turns as often as a "no" but never to the other side of where it
+    /// set off: no shake. The same strokes through the start are one.
+    func testASwayThatWobblesOnOneSideIsNotANo() {
+        func ease(_ a: Double, _ b: Double, _ t: Double, _ d: Double) -> Double { a + (b - a) * (1 - cos(.pi * t / d)) / 2 }
+        for through in [false, true] {
+            let shift = through ? 4.5 : 0.0   // the wobble moved across the start
+            var s = Stream()
+            s.fps = 30
+            s.rest(1.5)
+            s.add(0.5) { t in (ease(0, -7.5 + shift, t, 0.5), 0) }
+            s.add(0.25) { t in (ease(-7.5 + shift, -2 + shift, t, 0.25), 0) }
+            s.add(0.25) { t in (ease(-2 + shift, -7 + shift, t, 0.25), 0) }
+            s.add(0.5) { t in (ease(-7 + shift, 0, t, 0.5), 0) }
+            s.rest(1.5)
+            let e = s.events().gestures
+            XCTAssertEqual(e.of(.shake).count, through ? 1 : 0, "\(through ? "through" : "one side"): \(e)")
+        }
+    }
+
     /// A quick small "no" a second after a wide one is a second answer: the first is not background motion
     /// it must stand out from (contrast), the rest between them is.
     func testSmallShakeSoonAfterAWideOneCounts() {
