@@ -668,9 +668,10 @@ struct SwingRecognizer: Sendable {
         guard smallest >= s.minSymmetry * largest
                 || swingsAboutOneCentreOutOfAnOffRest(p, from: a, to: last, settled: settled && last == b) else { return nil }
         // Its full strokes swing about one centre (mid-motion, every stroke after the first is one; at rest, the last
-        // is a half stroke home).
-        guard Self.swingsAboutOneCentre(p, from: a + 1, to: settled ? last - 1 : b, tolerance: s.returnTolerance) else { return nil }
-        if axis == .yaw, !seenFromMidStroke, !Self.swingsThrough(p, from: a, to: settled ? last - 1 : b) { return nil }
+        // is a half stroke home), and a "no" turns to both sides of where it set off.
+        let lastTurn = settled ? last - 1 : b
+        guard Self.swingsAboutOneCentre(p, from: a + 1, to: lastTurn, tolerance: s.returnTolerance) else { return nil }
+        if axis == .yaw, !seenFromMidStroke, !Self.swingsThrough(p, from: a, to: lastTurn) { return nil }
         let duration = p[last].arrived - p[a].left
         guard duration > 0, Double(strokes) / (2 * duration) <= s.maxRate else { return nil }
         if strokes < 4 {
