@@ -78,6 +78,10 @@ public struct FitMeasures: Sendable, Equatable {
     /// The typical stroke (turning point to turning point) of the person's nods and shakes; nil if not shown.
     public var nodStroke: Double?
     public var shakeStroke: Double?
+    /// The slowest of those strokes, seconds from leaving one turning point to arriving at the next (as the
+    /// recogniser times them against `max_stroke`); nil if not shown.
+    public var nodStrokeTime: Double?
+    public var shakeStrokeTime: Double?
     /// While talking: the largest stroke of each axis, and how far from neutral the head went (`talkQuantile`).
     public var talkPitchStroke = 0.0
     public var talkYawStroke = 0.0
@@ -148,6 +152,12 @@ public enum GestureFit {
     static let strokeFloor = 0.3
     /// A stroke threshold stays this much (degrees) above the turning-point hysteresis.
     public static let minimumStrokeOverHysteresis = 0.2
+    /// `max_stroke` is raised to this many times the person's slowest stroke when that is slower than it
+    /// allows: a tired answer is slower still. Never lowered: the default already allows 0.5 Hz.
+    public static let strokeTimeMargin = 1.25
+    /// The slowest stroke the fit proposes (seconds): slower than a 0.2 Hz swing a head is looking about,
+    /// whoever it is.
+    public static let slowestStrokeAllowed = 2.5
     /// The person needs time to react to a prompt: the first this-many seconds of a step are not measured.
     public static let reaction = 0.5
 
@@ -157,7 +167,8 @@ public enum GestureFit {
     /// `reaction`: seconds at the start of each prompt not measured (a person reacting to it); 0 for a clip
     /// whose labels mark the motions themselves.
     public static func propose(_ recording: FitRecording, from current: GestureSettings, reaction: Double = Self.reaction) throws(GestureFitError) -> FitProposal {
-        let m = try measure(recording, smoothing: current.smoothing, hysteresis: (current.nod.hysteresis, current.shake.hysteresis), reaction: reaction)
+        let m = try measure(recording, smoothing: current.smoothing, hysteresis: (current.nod.hysteresis, current.shake.hysteresis),
+                            settle: (current.nod.settle, current.shake.settle), reaction: reaction)
         var best: FitProposal?
         for margin in margins + [.infinity] {
             var notes: [String] = []
@@ -214,7 +225,7 @@ public enum GestureFit {
     // MARK: - Measuring
 
     static func measure(_ r: FitRecording, smoothing: GestureSettings.Smoothing, hysteresis: (nod: Double, shake: Double),
-                        reaction: Double = Self.reaction) throws(GestureFitError) -> FitMeasures {
+                        settle: (nod: Double, shake: Double), reaction: Double = Self.reaction) throws(GestureFitError) -> FitMeasures {
         // The pose as the engine sees it: smoothed the same way, per step (a step's start is a new motion).
         var yawFilter = Smoother(smoothing), pitchFilter = Smoother(smoothing)
         var steps: [FitStep: [(t: Double, a: Angles)]] = [:]
@@ -238,8 +249,12 @@ public enum GestureFit {
             let along = (steps[step] ?? []).map { GestureEngine.distance(Angles(yaw: $0.a.yaw - neutral.yaw, pitch: $0.a.pitch - neutral.pitch), d) }
             m.reach[d] = along.isEmpty ? 0 : max(0, percentile(along, 0.95))
         }
-        m.nodStroke = typicalStroke(strokes((steps[.nod] ?? []).map { ($0.t, $0.a.pitch) }, hysteresis: hysteresis.nod))
-        m.shakeStroke = typicalStroke(strokes((steps[.shake] ?? []).map { ($0.t, $0.a.yaw) }, hysteresis: hysteresis.shake))
+        let nods = timedStrokes((steps[.nod] ?? []).map { ($0.t, $0.a.pitch) }, hysteresis: hysteresis.nod, settle: settle.nod)
+        let shakes = timedStrokes((steps[.shake] ?? []).map { ($0.t, $0.a.yaw) }, hysteresis: hysteresis.shake, settle: settle.shake)
+        m.nodStroke = typicalStroke(nods.map(\.size))
+        m.shakeStroke = typicalStroke(shakes.map(\.size))
+        m.nodStrokeTime = slowestStroke(nods)
+        m.shakeStrokeTime = slowestStroke(shakes)
         if let talk = steps[.talk], talk.count >= 3 {
             m.talked = true
             m.talkPitchStroke = strokes(talk.map { ($0.t, $0.a.pitch) }, hysteresis: hysteresis.nod).max() ?? 0
@@ -252,11 +267,29 @@ public enum GestureFit {
 
     /// Sizes of the strokes between turning points (found with the recogniser's own hysteresis).
     static func strokes(_ values: [(t: Double, v: Double)], hysteresis: Double) -> [Double] {
+        timedStrokes(values, hysteresis: hysteresis, settle: .infinity).map(\.size)
+    }
+
+    /// Strokes and how long each took: from leaving a turning point to arriving at the next. A head that rests
+    /// `settle` ends its stroke there, as the recogniser's does (two answers a rest apart are not one stroke
+    /// through the rest); `.infinity` never ends one so.
+    static func timedStrokes(_ values: [(t: Double, v: Double)], hysteresis: Double, settle: Double) -> [(size: Double, seconds: Double)] {
         var tp = TurningPoints(hysteresis: hysteresis)
-        for (t, v) in values { _ = tp.add(v, at: t) }
-        var levels = tp.points.map(\.value)
-        if let c = tp.current { levels.append(c.value) }
-        return zip(levels, levels.dropFirst()).map { abs($1 - $0) }
+        for (t, v) in values {
+            _ = tp.add(v, at: t)
+            if tp.direction != 0, let c = tp.current, c.held(settle, at: t) { tp.settle() }
+        }
+        var points = tp.points
+        if let c = tp.current, c != points.last { points.append(c) }
+        return zip(points, points.dropFirst()).map { (abs($1.value - $0.value), $1.arrived - $0.left) }
+    }
+
+    /// The longest time any stroke that is part of the gesture took (at least `strokeFloor` of the largest);
+    /// nil when fewer than two were made.
+    static func slowestStroke(_ s: [(size: Double, seconds: Double)]) -> Double? {
+        guard let top = s.map(\.size).max() else { return nil }
+        let real = s.filter { $0.size >= strokeFloor * top }
+        return real.count >= 2 ? real.map(\.seconds).max() : nil
     }
 
     /// The median of the strokes that are part of the gesture (at least `strokeFloor` of the largest);
@@ -290,10 +323,10 @@ public enum GestureFit {
         if !reachMissing.contains(.up) && !reachMissing.contains(.down) {
             (s.zones.idlePitch, s.zones.thresholdPitch) = zone(m.reach.up, m.reach.down, noise: m.restNoise.pitch, talk: m.talkOffset.pitch, axis: "pitch")
         }
-        s.nod = swing(current.nod, stroke: m.nodStroke, talk: m.talked ? m.talkPitchStroke : nil, margin: finite,
-                      singles: margin.isFinite, name: "nod", notes: &notes)
-        s.shake = swing(current.shake, stroke: m.shakeStroke, talk: m.talked ? m.talkYawStroke : nil, margin: finite,
-                        singles: margin.isFinite, name: "shake", notes: &notes)
+        s.nod = swing(current.nod, stroke: m.nodStroke, strokeTime: m.nodStrokeTime, talk: m.talked ? m.talkPitchStroke : nil,
+                      margin: finite, singles: margin.isFinite, name: "nod", notes: &notes)
+        s.shake = swing(current.shake, stroke: m.shakeStroke, strokeTime: m.shakeStrokeTime, talk: m.talked ? m.talkYawStroke : nil,
+                        margin: finite, singles: margin.isFinite, name: "shake", notes: &notes)
         return s
     }
 
@@ -315,8 +348,8 @@ public enum GestureFit {
 
     /// A nod's or shake's sizes for a person whose strokes are `stroke` and whose talking strokes reach `talk`;
     /// `singles` false when single out-and-backs are off whatever the sizes (the last try of `propose`).
-    static func swing(_ current: GestureSettings.Swing, stroke: Double?, talk: Double?, margin: Double, singles: Bool,
-                      name: String, notes: inout [String]) -> GestureSettings.Swing {
+    static func swing(_ current: GestureSettings.Swing, stroke: Double?, strokeTime: Double? = nil, talk: Double?, margin: Double,
+                      singles: Bool, name: String, notes: inout [String]) -> GestureSettings.Swing {
         var w = current
         guard let stroke else {
             notes.append("no \(name) was seen: its settings are kept")
@@ -337,6 +370,12 @@ public enum GestureFit {
         } else {
             w.single = true
             w.singleRange = rounded(max(above, min(current.singleRange, fits)))
+        }
+        // A slow answer: its strokes take longer than `max_stroke` allows (the default, 1.2 s, is a 0.5 Hz
+        // swing's; slower, a held look and a "yes" look alike: docs/gestures.md "Slow answers").
+        if let strokeTime, strokeTimeMargin * strokeTime > current.maxStroke {
+            w.maxStroke = rounded(min(slowestStrokeAllowed, strokeTimeMargin * strokeTime))
+            notes.append("\(name): strokes took up to \(fmt(strokeTime)) s, slower than \(fmt(current.maxStroke)) s allows: a stroke may take \(fmt(w.maxStroke)) s")
         }
         return w
     }

@@ -12,6 +12,11 @@ private enum Floor {
     static let realMinLooksFound = 4               // of 4
     static let realMaxFalse = 0                    // false nods, shakes and looks, and wrong-direction looks
     static let realMinFaceFraction = 0.997
+    // clm_look found before his look down (held ~0.5 s), look up past his rest and back (7.9-10.3 s): a "yes" if
+    // an out-and-back may pause there longer than `max_hold` or take longer than `max_stroke` a stroke (2026-11-27,
+    // twenty-ninth session: `nod.max_hold` 0.5 gave a false nod from four of these starts, `nod.max_stroke` 1.6 from
+    // the fifth; docs/gestures.md "Slow answers").
+    static let lookDownThenUpStarts = [2.0, 5.25, 6.25, 6.75, 7.0]
 
     // The synthetic dev set (NODWIRE_SYNTH_DEV): 4 faces x 3 scripts.
     static let synthClips = 12
@@ -64,10 +69,14 @@ private enum Floor {
 final class AccuracyFloorTests: XCTestCase {
     private func evaluate(_ directory: String, only names: Set<String>? = nil, rate: Double? = nil, start: Double = 0,
                           contrastFloor: Double = VisionSettings().contrastFloor,
-                          refineSeconds: Double = NodwireConfig().gestures.calibration.refineSeconds) throws -> [ClipReport] {
+                          refineSeconds: Double = NodwireConfig().gestures.calibration.refineSeconds,
+                          nodMaxHold: Double = NodwireConfig().gestures.nod.maxHold,
+                          nodMaxStroke: Double = NodwireConfig().gestures.nod.maxStroke) throws -> [ClipReport] {
         var settings = NodwireConfig()
         settings.vision.contrastFloor = contrastFloor
         settings.gestures.calibration.refineSeconds = refineSeconds
+        settings.gestures.nod.maxHold = nodMaxHold
+        settings.gestures.nod.maxStroke = nodMaxStroke
         let evaluation = Evaluation(settings: settings, rate: rate, start: start) {
             var vision = settings.vision
             vision.modelPath = ReplayTests.model
@@ -143,6 +152,25 @@ final class AccuracyFloorTests: XCTestCase {
             try writer.write(LumaFrame(width: frame.width, height: frame.height, pixels: pixels))
         }
         writer.close()
+    }
+
+    /// A real look down held half a second, then a look up past the rest and back, is no "yes", however soon
+    /// before it the face was found. It is a slow out-and-back that stops at its bottom, as a slow "yes" with a
+    /// stop would be; `max_hold` and `max_stroke` are what keep it a look (docs/gestures.md "Slow answers").
+    func testARealLookDownThenUpIsNoYesFromLaterStarts() throws {
+        let real = "\(ReplayTests.root)/.build-fixtures"
+        let defaults = NodwireConfig().gestures.nod
+        func falseNods(maxHold: Double = defaults.maxHold, maxStroke: Double = defaults.maxStroke) throws -> Int {
+            var reports: [ClipReport] = []
+            for start in Floor.lookDownThenUpStarts {
+                reports += try evaluate(real, only: ["clm_look"], start: start, nodMaxHold: maxHold, nodMaxStroke: maxStroke)
+            }
+            XCTAssertEqual(reports.count, Floor.lookDownThenUpStarts.count, "clips replayed (report above)")
+            return EvaluationTotals(reports).gestures.nod.falseEvents
+        }
+        XCTAssertEqual(try falseNods(), 0, "false nods from the later starts (report above)")
+        XCTAssertGreaterThan(try falseNods(maxHold: 0.5), 0, "with a stop of 0.5 s allowed his look is a yes: what this guards (report above)")
+        XCTAssertGreaterThan(try falseNods(maxStroke: 1.6), 0, "with strokes of 1.6 s allowed his look is a yes: what this guards (report above)")
     }
 
     /// Many short clips of many people, each a face first seen wherever its person happens to be: the talking

@@ -72,6 +72,31 @@ final class GestureFitTests: XCTestCase {
         XCTAssertTrue(p.score.clean, "\(p.score.events)")
         XCTAssertEqual(p.margin, GestureFit.margins[0])
         XCTAssertEqual(p.settings.smoothing, GestureSettings().smoothing, "what the fit does not decide is kept")
+        XCTAssertEqual(p.settings.nod.maxStroke, GestureSettings().nod.maxStroke, "quick nods keep the slowest stroke")
+    }
+
+    /// Someone who nods slowly (12° at 0.25 Hz: strokes of 2 s, read as 1.3, beyond `max_stroke`'s 1.2 s), as a person
+    /// tiring or with little control of their neck may: the defaults hear no "yes"; the fit times their
+    /// strokes and allows them, and their talking still fires nothing. Their quick shakes keep the default.
+    func testASlowNodderIsHeardAfterTheFit() throws {
+        var s = Session()
+        s.step(.neutral) { $0.rest(4) }
+        for (d, y, p) in [(FitStep.left, -25.0, 0.0), (.right, 25, 0), (.up, 0, 18), (.down, 0, -18)] {
+            s.step(d) { st in st.ramp(0.5, from: (0, 0), to: (y, p)); st.rest(1.5, yaw: y, pitch: p); st.ramp(0.5, from: (y, p), to: (0, 0)) }
+        }
+        s.step(.nod) { st in st.nod(amplitude: 12, period: 4, cycles: 2) }
+        s.step(.shake) { st in st.shake(amplitude: 12, period: 0.6, cycles: 2); st.rest(1.2); st.shake(amplitude: 12, period: 0.6, cycles: 2) }
+        s.talk(seconds: 20, sway: 1.5, dip: 4)
+        XCTAssertFalse(GestureFit.score(s.recording, with: GestureSettings()).found.contains(.nod), "the defaults should not hear this nod")
+
+        let p = try GestureFit.propose(s.recording, from: GestureSettings())
+        let time = try XCTUnwrap(p.measures.nodStrokeTime)
+        XCTAssertGreaterThan(time, GestureSettings().nod.maxStroke)
+        XCTAssertEqual(p.settings.nod.maxStroke, min(GestureFit.slowestStrokeAllowed, GestureFit.strokeTimeMargin * time), accuracy: 0.06)
+        XCTAssertEqual(p.settings.shake.maxStroke, GestureSettings().shake.maxStroke, "quick shakes keep the default")
+        XCTAssertTrue(p.notes.contains { $0.hasPrefix("nod: strokes took up to") }, "\(p.notes)")
+        XCTAssertTrue(p.score.found.contains(.nod), "\(p.score)")
+        XCTAssertTrue(p.score.clean, "\(p.score.events)")
     }
 
     /// Someone whose talking dips (9°) are as big as their nods' strokes: single nods are switched off (two
