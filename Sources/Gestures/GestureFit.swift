@@ -277,7 +277,7 @@ public enum GestureFit {
         var tp = TurningPoints(hysteresis: hysteresis)
         for (t, v) in values {
             _ = tp.add(v, at: t)
-            if tp.direction != 0, let c = tp.current, c.held(settle, at: t) { tp.settle() }
+            _ = tp.settle(ifHeld: settle, at: t)
         }
         var points = tp.points
         if let c = tp.current, c != points.last { points.append(c) }
@@ -348,7 +348,7 @@ public enum GestureFit {
 
     /// A nod's or shake's sizes for a person whose strokes are `stroke` and whose talking strokes reach `talk`;
     /// `singles` false when single out-and-backs are off whatever the sizes (the last try of `propose`).
-    static func swing(_ current: GestureSettings.Swing, stroke: Double?, strokeTime: Double? = nil, talk: Double?, margin: Double,
+    static func swing(_ current: GestureSettings.Swing, stroke: Double?, strokeTime: Double?, talk: Double?, margin: Double,
                       singles: Bool, name: String, notes: inout [String]) -> GestureSettings.Swing {
         var w = current
         guard let stroke else {

@@ -181,12 +181,14 @@ struct TurningPoints: Sendable {
         shortReturn = nil
     }
 
-    /// The stroke under way has stopped: its extreme becomes a turning point and the axis is at rest there.
-    mutating func settle() {
-        guard let c = current, direction != 0 else { return }
+    /// The stroke under way has stopped, no new extreme for `seconds` and still near it at `t` (a slow swing turning
+    /// over is not a rest): its extreme becomes a turning point and the axis is at rest there. True when it did.
+    mutating func settle(ifHeld seconds: Double, at t: Double) -> Bool {
+        guard direction != 0, let c = current, c.held(seconds, at: t) else { return false }
         push(c)
         direction = 0
         current = c
+        return true
     }
 
     private mutating func push(_ p: Point) {
@@ -382,9 +384,8 @@ struct SwingRecognizer: Sendable {
             notBefore = c.left
             home = true
         }
-        // Rested: no new extreme for `settle`, and still near it now (a slow swing turning over is not a rest).
-        guard turns.direction != 0, let c = turns.current, c.held(settings.settle, at: t) else { return nil }
-        turns.settle()
+        // Rested: no new extreme for `settle`, and still near it now.
+        guard turns.settle(ifHeld: settings.settle, at: t) else { return nil }
         if engaged { return nil }
         // A two-cycle "yes" waiting for the head's next move: it came to rest.
         if let w = waiting {
