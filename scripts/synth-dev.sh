@@ -12,7 +12,8 @@ synth=${SYNTH_TOOLS:-$(dirname "$repo")/shared/synth}
 clips=12   # render-dev.sh: 4 faces x 3 scripts; a clip is done once its labels are written (last)
 # The guided fit's people (scripts/synth-fit/, in $dev/fit): a guided session and a later use of it each.
 # face, person (scripts/synth-fit/{fit,use}_PERSON.json), seed of the session (use: seed + 100).
-fit_people=("headtrackr_capture4_f0000 small 11" "cisco_man_640x320 lively 12")
+# stopper: a "yes" that stops 0.5 s at its bottom (the renderer has no such nod: a brief look down labelled nod).
+fit_people=("headtrackr_capture4_f0000 small 11" "cisco_man_640x320 lively 12" "headtrackr_capture4_f0000 stopper 13")
 fit_clips=$(( ${#fit_people[@]} * 2 ))
 
 labelled() { find "$dev/" -maxdepth 1 -name '*.labels.json' 2>/dev/null | wc -l; }

@@ -82,6 +82,10 @@ public struct FitMeasures: Sendable, Equatable {
     /// recogniser times them against `max_stroke`); nil if not shown.
     public var nodStrokeTime: Double?
     public var shakeStrokeTime: Double?
+    /// The longest stop out in the answer (at a dip's bottom, at a shake's side), seconds from reaching the
+    /// turning point to leaving it (as the recogniser times a pause against `max_hold`); nil if none was seen.
+    public var nodStopTime: Double?
+    public var shakeStopTime: Double?
     /// While talking: the largest stroke of each axis, and how far from neutral the head went (`talkQuantile`).
     public var talkPitchStroke = 0.0
     public var talkYawStroke = 0.0
@@ -158,6 +162,10 @@ public enum GestureFit {
     /// The slowest stroke the fit proposes (seconds): slower than a 0.2 Hz swing a head is looking about,
     /// whoever it is.
     public static let slowestStrokeAllowed = 2.5
+    /// A turning point at least this fraction of the person's typical stroke from their rest is out in the answer
+    /// (a dip's bottom, a shake's side: half a stroke out), not the rest between answers (at the rest) or the small
+    /// lift a "yes" overshoots by at its top (under a fifth of the dip).
+    public static let stopOutFraction = 0.25
     /// The person needs time to react to a prompt: the first this-many seconds of a step are not measured.
     public static let reaction = 0.5
 
@@ -170,13 +178,21 @@ public enum GestureFit {
         let m = try measure(recording, smoothing: current.smoothing, hysteresis: (current.nod.hysteresis, current.shake.hysteresis),
                             settle: (current.nod.settle, current.shake.settle), reaction: reaction)
         var best: FitProposal?
-        for margin in margins + [.infinity] {
-            var notes: [String] = []
-            let s = settings(for: m, from: current, margin: margin, notes: &notes)
-            let score = Self.score(recording, with: s)
-            let p = FitProposal(measures: m, settings: s, score: score, margin: margin, notes: notes)
-            best = p
-            if score.falseWhileTalking == 0 && score.falseElsewhere == 0 { break }
+        search: for margin in margins + [.infinity] {
+            // The person's stops allowed first; if that makes their own looks or talking a "yes" or "no" (a stop as long
+            // as a look is held), the same margin without them.
+            var raised = false
+            for stops in [true, false] {
+                var notes: [String] = []
+                let s = settings(for: m, from: current, margin: margin, stops: stops, notes: &notes)
+                if stops { raised = s.nod.maxHold != current.nod.maxHold || s.shake.maxHold != current.shake.maxHold } else if !raised { continue }
+                if !stops {
+                    notes.append("the answers' stops are as long as a look held: max_hold is kept (\(fmt2(current.nod.maxHold)) s for a nod, \(fmt2(current.shake.maxHold)) s for a shake); answer without stopping")
+                }
+                let score = Self.score(recording, with: s)
+                best = FitProposal(measures: m, settings: s, score: score, margin: margin, notes: notes)
+                if score.clean { break search }
+            }
         }
         var p = best!
         if p.margin == .infinity {
@@ -255,6 +271,10 @@ public enum GestureFit {
         m.shakeStroke = typicalStroke(shakes.map(\.size))
         m.nodStrokeTime = slowestStroke(nods)
         m.shakeStrokeTime = slowestStroke(shakes)
+        m.nodStopTime = longestStop((steps[.nod] ?? []).map { ($0.t, $0.a.pitch) }, rest: neutral.pitch, stroke: m.nodStroke,
+                                    hysteresis: hysteresis.nod, settle: settle.nod)
+        m.shakeStopTime = longestStop((steps[.shake] ?? []).map { ($0.t, $0.a.yaw) }, rest: neutral.yaw, stroke: m.shakeStroke,
+                                      hysteresis: hysteresis.shake, settle: settle.shake)
         if let talk = steps[.talk], talk.count >= 3 {
             m.talked = true
             m.talkPitchStroke = strokes(talk.map { ($0.t, $0.a.pitch) }, hysteresis: hysteresis.nod).max() ?? 0
@@ -274,6 +294,12 @@ public enum GestureFit {
     /// `settle` ends its stroke there, as the recogniser's does (two answers a rest apart are not one stroke
     /// through the rest); `.infinity` never ends one so.
     static func timedStrokes(_ values: [(t: Double, v: Double)], hysteresis: Double, settle: Double) -> [(size: Double, seconds: Double)] {
+        let points = turningPoints(values, hysteresis: hysteresis, settle: settle)
+        return zip(points, points.dropFirst()).map { (abs($1.value - $0.value), $1.arrived - $0.left) }
+    }
+
+    /// The turning points of a step, found as the recogniser finds them (its hysteresis, a rest of `settle`).
+    static func turningPoints(_ values: [(t: Double, v: Double)], hysteresis: Double, settle: Double) -> [TurningPoints.Point] {
         var tp = TurningPoints(hysteresis: hysteresis)
         for (t, v) in values {
             _ = tp.add(v, at: t)
@@ -281,7 +307,22 @@ public enum GestureFit {
         }
         var points = tp.points
         if let c = tp.current, c != points.last { points.append(c) }
-        return zip(points, points.dropFirst()).map { (abs($1.value - $0.value), $1.arrived - $0.left) }
+        return points
+    }
+
+    /// The longest stop at a turning point out in an answer: `stopOutFraction` of the typical `stroke` or more
+    /// from `rest`, reached and left by strokes of the answer (`strokeFloor` of the largest). Timed from reaching it
+    /// at the stroke's pace to leaving it (`TurningPoints.Point.pause`), which is never shorter than the pause the
+    /// recogniser judges there. Nil when there is no such stop (or no typical stroke).
+    static func longestStop(_ values: [(t: Double, v: Double)], rest: Double, stroke: Double?, hysteresis: Double, settle: Double) -> Double? {
+        guard let stroke else { return nil }
+        let p = turningPoints(values, hysteresis: hysteresis, settle: settle)
+        guard p.count >= 3 else { return nil }
+        let sizes = zip(p, p.dropFirst()).map { abs($1.value - $0.value) }
+        let floor = strokeFloor * (sizes.max() ?? 0)
+        return (1..<(p.count - 1)).filter { i in
+            abs(p[i].value - rest) >= stopOutFraction * stroke && sizes[i - 1] >= floor && sizes[i] >= floor
+        }.map { p[$0].pause }.max()
     }
 
     /// The longest time any stroke that is part of the gesture took (at least `strokeFloor` of the largest);
@@ -302,7 +343,8 @@ public enum GestureFit {
 
     // MARK: - Proposing
 
-    static func settings(for m: FitMeasures, from current: GestureSettings, margin: Double, notes: inout [String]) -> GestureSettings {
+    static func settings(for m: FitMeasures, from current: GestureSettings, margin: Double, stops: Bool = true,
+                         notes: inout [String]) -> GestureSettings {
         var s = current
         let reachMissing = Direction.allCases.filter { m.reach[$0] < minimumReach }
         if !reachMissing.isEmpty {
@@ -323,10 +365,12 @@ public enum GestureFit {
         if !reachMissing.contains(.up) && !reachMissing.contains(.down) {
             (s.zones.idlePitch, s.zones.thresholdPitch) = zone(m.reach.up, m.reach.down, noise: m.restNoise.pitch, talk: m.talkOffset.pitch, axis: "pitch")
         }
-        s.nod = swing(current.nod, stroke: m.nodStroke, strokeTime: m.nodStrokeTime, talk: m.talked ? m.talkPitchStroke : nil,
-                      margin: finite, singles: margin.isFinite, name: "nod", notes: &notes)
-        s.shake = swing(current.shake, stroke: m.shakeStroke, strokeTime: m.shakeStrokeTime, talk: m.talked ? m.talkYawStroke : nil,
-                        margin: finite, singles: margin.isFinite, name: "shake", notes: &notes)
+        s.nod = swing(current.nod, stroke: m.nodStroke, strokeTime: m.nodStrokeTime, stopTime: stops ? m.nodStopTime : nil,
+                      longestStop: current.zones.heldFor, talk: m.talked ? m.talkPitchStroke : nil,
+                      margin: finite, singles: margin.isFinite, name: "nod", out: "at the bottom", notes: &notes)
+        s.shake = swing(current.shake, stroke: m.shakeStroke, strokeTime: m.shakeStrokeTime, stopTime: stops ? m.shakeStopTime : nil,
+                        longestStop: current.zones.heldFor, talk: m.talked ? m.talkYawStroke : nil,
+                        margin: finite, singles: margin.isFinite, name: "shake", out: "at the sides", notes: &notes)
         return s
     }
 
@@ -348,8 +392,10 @@ public enum GestureFit {
 
     /// A nod's or shake's sizes for a person whose strokes are `stroke` and whose talking strokes reach `talk`;
     /// `singles` false when single out-and-backs are off whatever the sizes (the last try of `propose`).
-    static func swing(_ current: GestureSettings.Swing, stroke: Double?, strokeTime: Double?, talk: Double?, margin: Double,
-                      singles: Bool, name: String, notes: inout [String]) -> GestureSettings.Swing {
+    /// `stopTime`: the person's longest stop out in an answer (nil: `max_hold` is kept); `longestStop` the most
+    /// `max_hold` may become; `out` where such a stop is, for the note.
+    static func swing(_ current: GestureSettings.Swing, stroke: Double?, strokeTime: Double?, stopTime: Double?, longestStop: Double,
+                      talk: Double?, margin: Double, singles: Bool, name: String, out: String, notes: inout [String]) -> GestureSettings.Swing {
         var w = current
         guard let stroke else {
             notes.append("no \(name) was seen: its settings are kept")
@@ -377,6 +423,13 @@ public enum GestureFit {
             w.maxStroke = rounded(min(slowestStrokeAllowed, strokeTimeMargin * strokeTime))
             notes.append("\(name): strokes took up to \(fmt(strokeTime)) s, slower than \(fmt(current.maxStroke)) s allows: a stroke may take \(fmt(w.maxStroke)) s")
         }
+        // An answer that stops out there longer than `max_hold` allows (0.35 s by default: longer, a "yes" with a stop at
+        // its bottom and a look down and back look alike; docs/gestures.md "An answer that stops"): `strokeTimeMargin`
+        // times the stop, at most `longestStop` (`zones.held_for`: a head held that long is looking, whoever it is).
+        if let stopTime, strokeTimeMargin * stopTime > current.maxHold, longestStop > current.maxHold {
+            w.maxHold = rounded(min(longestStop, strokeTimeMargin * stopTime))
+            notes.append("\(name): stopped up to \(fmt2(stopTime)) s \(out), longer than \(fmt2(current.maxHold)) s allows: a stop may last \(fmt(w.maxHold)) s")
+        }
         return w
     }
 
@@ -392,4 +445,6 @@ public enum GestureFit {
 
     static func rounded(_ v: Double) -> Double { (v * 10).rounded() / 10 }
     static func fmt(_ v: Double) -> String { String(rounded(v)) }
+    /// Hundredths, for times that a tenth would misstate (`max_hold` is 0.35 s by default).
+    static func fmt2(_ v: Double) -> String { String((v * 100).rounded() / 100) }
 }

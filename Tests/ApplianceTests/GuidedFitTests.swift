@@ -204,4 +204,35 @@ final class GuidedFitTests: XCTestCase {
         XCTAssertGreaterThan(after.nod.found + after.shake.found + after.look.found, before.nod.found + before.shake.found + before.look.found,
                              "the fit serves them better than the defaults (measured 2026-11-24: 11 against 9 of 13)")
     }
+
+    /// The third rendered person of scripts/synth-fit: a "yes" that stops 0.5 s at its bottom (longer than
+    /// `nod.max_hold`, 0.35 s), looks held 1.2-1.5 s, calm talk. The defaults take the stopped answers for looks
+    /// down and back (measured 2026-11-27: 0 of 3 in the later clip); the fit times the stops and allows them, and
+    /// the look down held 1.5 s in the later clip stays a look (docs/gestures.md "An answer that stops").
+    func testAPersonWhoStopsAtTheBottomIsServedAfterTheirFit() throws {
+        guard let dev = ProcessInfo.processInfo.environment["NODWIRE_SYNTH_DEV"], !dev.isEmpty,
+              FileManager.default.fileExists(atPath: dev + "/fit/headtrackr_use_stopper.labels.json") else {
+            throw XCTSkip("the guided fit's rendered people are not here: `scripts/synth-dev.sh` renders them into its folder's fit/")
+        }
+        let config = temp + "/stopper.toml"
+        try "# stopper\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let fit = try RunningNodwire(["calibrate", "--gestures", "--source", "\(dev)/fit/headtrackr_fit_stopper.y4m", "--fast",
+                                      "--config", config, "--save"])
+        XCTAssertEqual(fit.finish(timeout: 300), 0, fit.stderr)
+        XCTAssertTrue(fit.stdout.contains("note: nod: stopped up to"), fit.stdout)
+        XCTAssertTrue(fit.stdout.contains("found 9 of 9 prompted gestures; 0 event(s) while talking, 0 nod/shake where none was asked"), fit.stdout)
+        var fitted = try ConfigLoader.load(file: config)
+        XCTAssertGreaterThan(fitted.gestures.nod.maxHold, GestureSettings().nod.maxHold)
+        XCTAssertEqual(fitted.gestures.shake.maxHold, GestureSettings().shake.maxHold, "their shakes do not stop")
+        fitted.vision.modelPath = Self.model
+        var defaults = NodwireConfig()
+        defaults.vision.modelPath = Self.model
+        let use = "\(dev)/fit/headtrackr_use_stopper.y4m"
+        let before = try evaluate(use, config: defaults).gestures, after = try evaluate(use, config: fitted).gestures
+        XCTAssertGreaterThanOrEqual(after.nod.found, 2, "of 3 stopped answers after the fit (measured 2026-11-27: 3)")
+        XCTAssertGreaterThan(after.nod.found, before.nod.found)
+        XCTAssertEqual(after.look.found, after.look.segments, "the looks, the one down held 1.5 s too, stay looks")
+        XCTAssertEqual(after.falseInTalking, 0)
+        XCTAssertEqual(after.nod.falseEvents + after.shake.falseEvents + after.look.falseEvents + after.wrongDirection, 0)
+    }
 }

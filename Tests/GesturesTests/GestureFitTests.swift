@@ -39,6 +39,24 @@ final class GestureFitTests: XCTestCase {
 
         /// A person whose comfortable reach is `reach` (yaw, pitch), who nods and shakes with `nod`/`shake`
         /// degrees of amplitude, two cycles at a time.
+        /// A person who stops 0.5 s at the bottom of each "yes" (15° down in 0.4 s, back in 0.4 s, three answers
+        /// a rest apart) and holds each look `lookHold` seconds; quick two-cycle shakes, calm talking.
+        static func stopper(lookHold: Double) -> Session {
+            var s = Session()
+            s.step(.neutral) { $0.rest(4) }
+            for (d, y, p) in [(FitStep.left, -25.0, 0.0), (.right, 25, 0), (.up, 0, 15), (.down, 0, -15)] {
+                s.step(d) { st in st.ramp(0.4, from: (0, 0), to: (y, p)); st.rest(lookHold, yaw: y, pitch: p); st.ramp(0.4, from: (y, p), to: (0, 0)) }
+            }
+            s.step(.nod) { st in
+                for _ in 0..<3 {
+                    st.ramp(0.4, from: (0, 0), to: (0, -15)); st.rest(0.5, pitch: -15); st.ramp(0.4, from: (0, -15), to: (0, 0)); st.rest(1.2)
+                }
+            }
+            s.step(.shake) { st in st.shake(amplitude: 12, period: 0.6, cycles: 2); st.rest(1.2); st.shake(amplitude: 12, period: 0.6, cycles: 2) }
+            s.talk(seconds: 20, sway: 1.5, dip: 4)
+            return s
+        }
+
         static func person(reach: (Double, Double), nod: Double, shake: Double, talkSway: Double, talkDip: Double) -> Session {
             var s = Session()
             s.step(.neutral) { $0.rest(4) }
@@ -97,6 +115,35 @@ final class GestureFitTests: XCTestCase {
         XCTAssertTrue(p.notes.contains { $0.hasPrefix("nod: strokes took up to") }, "\(p.notes)")
         XCTAssertTrue(p.score.found.contains(.nod), "\(p.score)")
         XCTAssertTrue(p.score.clean, "\(p.score.events)")
+    }
+
+    /// Someone who answers "yes" with a stop at the bottom (down in 0.4 s, still 0.5 s, up in 0.4 s): longer than
+    /// `max_hold` allows, so the defaults take each for a look down and back. The fit times the stops and allows
+    /// 1.25 x the longest; their looks (held 1.5 s) stay looks, and their talking fires nothing.
+    func testANodderWhoStopsAtTheBottomIsHeardAfterTheFit() throws {
+        let s = Session.stopper(lookHold: 1.5)
+        XCTAssertFalse(GestureFit.score(s.recording, with: GestureSettings()).found.contains(.nod), "the defaults should not hear this nod")
+
+        let p = try GestureFit.propose(s.recording, from: GestureSettings())
+        let stop = try XCTUnwrap(p.measures.nodStopTime)
+        XCTAssertEqual(stop, 0.5, accuracy: 0.15, "the stop at the bottom, as the recogniser times it")
+        XCTAssertEqual(p.settings.nod.maxHold, min(GestureSettings().zones.heldFor, GestureFit.strokeTimeMargin * stop), accuracy: 0.06)
+        XCTAssertEqual(p.settings.shake.maxHold, GestureSettings().shake.maxHold, "shakes without stops keep the default")
+        XCTAssertTrue(p.notes.contains { $0.hasPrefix("nod: stopped up to") }, "\(p.notes)")
+        XCTAssertTrue(p.score.found.contains(.nod), "\(p.score)")
+        XCTAssertTrue(p.score.found.contains(.down), "the look down held 1.5 s is still a look: \(p.score)")
+        XCTAssertTrue(p.score.clean, "\(p.score.events)")
+    }
+
+    /// The same person, whose look down is as brief as their "yes" (down, 0.5 s there, back): a stop that long
+    /// would make it a "yes", so `max_hold` is kept, and the note says why.
+    func testStopsAsLongAsALookAreNotAllowed() throws {
+        let s = Session.stopper(lookHold: 0.5)
+        let p = try GestureFit.propose(s.recording, from: GestureSettings())
+        XCTAssertNotNil(p.measures.nodStopTime)
+        XCTAssertEqual(p.settings.nod.maxHold, GestureSettings().nod.maxHold)
+        XCTAssertTrue(p.notes.contains { $0.hasPrefix("the answers' stops are as long as a look held") }, "\(p.notes)")
+        XCTAssertEqual(p.score.falseElsewhere, 0, "\(p.score.events)")
     }
 
     /// Someone whose talking dips (9°) are as big as their nods' strokes: single nods are switched off (two

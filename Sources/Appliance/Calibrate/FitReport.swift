@@ -18,7 +18,8 @@ struct FitReport {
             out += [("gestures.\(name).min_amplitude", .double(x.minAmplitude), .double(y.minAmplitude)),
                     ("gestures.\(name).single", .bool(x.single), .bool(y.single)),
                     ("gestures.\(name).single_range", .double(x.singleRange), .double(y.singleRange)),
-                    ("gestures.\(name).max_stroke", .double(x.maxStroke), .double(y.maxStroke))]
+                    ("gestures.\(name).max_stroke", .double(x.maxStroke), .double(y.maxStroke)),
+                    ("gestures.\(name).max_hold", .double(x.maxHold), .double(y.maxHold))]
         }
         return out.map { (key: $0.0, old: $0.1, new: $0.2) }
     }
@@ -33,8 +34,10 @@ struct FitReport {
         var lines = [
             "neutral: yaw \(f(m.neutral.yaw))°, pitch \(f(m.neutral.pitch))°; rest noise (rms) yaw \(f(m.restNoise.yaw))°, pitch \(f(m.restNoise.pitch))°",
             "reach from neutral: left \(f(m.reach.left))°, right \(f(m.reach.right))°, up \(f(m.reach.up))°, down \(f(m.reach.down))°",
-            "nod strokes: \(m.nodStroke.map { f($0) + "°" } ?? "none seen")\(m.nodStrokeTime.map { ", the slowest " + f($0) + " s" } ?? "");"
-                + " shake strokes: \(m.shakeStroke.map { f($0) + "°" } ?? "none seen")\(m.shakeStrokeTime.map { ", the slowest " + f($0) + " s" } ?? "")",
+            "nod strokes: \(m.nodStroke.map { f($0) + "°" } ?? "none seen")\(m.nodStrokeTime.map { ", the slowest " + f($0) + " s" } ?? "")"
+                + "\(m.nodStopTime.map { ", stopping up to " + f($0) + " s at the bottom" } ?? "");"
+                + " shake strokes: \(m.shakeStroke.map { f($0) + "°" } ?? "none seen")\(m.shakeStrokeTime.map { ", the slowest " + f($0) + " s" } ?? "")"
+                + "\(m.shakeStopTime.map { ", stopping up to " + f($0) + " s at the sides" } ?? "")",
             m.talked ? "talking: largest stroke pitch \(f(m.talkPitchStroke))°, yaw \(f(m.talkYawStroke))°; went yaw \(f(m.talkOffset.yaw))°, pitch \(f(m.talkOffset.pitch))° from rest"
                      : "talking: not recorded (no margin for it could be measured)",
         ]
@@ -58,6 +61,7 @@ struct FitReport {
             + "\"reach\":{\"left\":\(n(m.reach.left)),\"right\":\(n(m.reach.right)),\"up\":\(n(m.reach.up)),\"down\":\(n(m.reach.down))},"
             + "\"nod_stroke\":\(m.nodStroke.map(n) ?? "null"),\"shake_stroke\":\(m.shakeStroke.map(n) ?? "null"),"
             + "\"nod_stroke_time\":\(m.nodStrokeTime.map(n) ?? "null"),\"shake_stroke_time\":\(m.shakeStrokeTime.map(n) ?? "null"),"
+            + "\"nod_stop_time\":\(m.nodStopTime.map(n) ?? "null"),\"shake_stop_time\":\(m.shakeStopTime.map(n) ?? "null"),"
             + "\"changes\":[\(changeList)],\"notes\":[\(notes)],"
             + "\"found\":[\(s.found.map { "\"\($0.rawValue)\"" }.joined(separator: ","))],"
             + "\"missed\":[\(s.missed.map { "\"\($0.rawValue)\"" }.joined(separator: ","))],"
