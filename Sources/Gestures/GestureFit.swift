@@ -185,8 +185,10 @@ public enum GestureFit {
             for stops in [true, false] {
                 var notes: [String] = []
                 let s = settings(for: m, from: current, margin: margin, stops: stops, notes: &notes)
-                if stops { raised = s.nod.maxHold != current.nod.maxHold || s.shake.maxHold != current.shake.maxHold } else if !raised { continue }
-                if !stops {
+                if stops {
+                    raised = s.nod.maxHold != current.nod.maxHold || s.shake.maxHold != current.shake.maxHold
+                } else {
+                    guard raised else { continue }
                     notes.append("the answers' stops are as long as a look held: max_hold is kept (\(fmt2(current.nod.maxHold)) s for a nod, \(fmt2(current.shake.maxHold)) s for a shake); answer without stopping")
                 }
                 let score = Self.score(recording, with: s)
@@ -366,10 +368,10 @@ public enum GestureFit {
             (s.zones.idlePitch, s.zones.thresholdPitch) = zone(m.reach.up, m.reach.down, noise: m.restNoise.pitch, talk: m.talkOffset.pitch, axis: "pitch")
         }
         s.nod = swing(current.nod, stroke: m.nodStroke, strokeTime: m.nodStrokeTime, stopTime: stops ? m.nodStopTime : nil,
-                      longestStop: current.zones.heldFor, talk: m.talked ? m.talkPitchStroke : nil,
+                      holdCeiling: current.zones.heldFor, talk: m.talked ? m.talkPitchStroke : nil,
                       margin: finite, singles: margin.isFinite, name: "nod", out: "at the bottom", notes: &notes)
         s.shake = swing(current.shake, stroke: m.shakeStroke, strokeTime: m.shakeStrokeTime, stopTime: stops ? m.shakeStopTime : nil,
-                        longestStop: current.zones.heldFor, talk: m.talked ? m.talkYawStroke : nil,
+                        holdCeiling: current.zones.heldFor, talk: m.talked ? m.talkYawStroke : nil,
                         margin: finite, singles: margin.isFinite, name: "shake", out: "at the sides", notes: &notes)
         return s
     }
@@ -392,9 +394,9 @@ public enum GestureFit {
 
     /// A nod's or shake's sizes for a person whose strokes are `stroke` and whose talking strokes reach `talk`;
     /// `singles` false when single out-and-backs are off whatever the sizes (the last try of `propose`).
-    /// `stopTime`: the person's longest stop out in an answer (nil: `max_hold` is kept); `longestStop` the most
+    /// `stopTime`: the person's longest stop out in an answer (nil: `max_hold` is kept); `holdCeiling` the most
     /// `max_hold` may become; `out` where such a stop is, for the note.
-    static func swing(_ current: GestureSettings.Swing, stroke: Double?, strokeTime: Double?, stopTime: Double?, longestStop: Double,
+    static func swing(_ current: GestureSettings.Swing, stroke: Double?, strokeTime: Double?, stopTime: Double?, holdCeiling: Double,
                       talk: Double?, margin: Double, singles: Bool, name: String, out: String, notes: inout [String]) -> GestureSettings.Swing {
         var w = current
         guard let stroke else {
@@ -425,9 +427,9 @@ public enum GestureFit {
         }
         // An answer that stops out there longer than `max_hold` allows (0.35 s by default: longer, a "yes" with a stop at
         // its bottom and a look down and back look alike; docs/gestures.md "An answer that stops"): `strokeTimeMargin`
-        // times the stop, at most `longestStop` (`zones.held_for`: a head held that long is looking, whoever it is).
-        if let stopTime, strokeTimeMargin * stopTime > current.maxHold, longestStop > current.maxHold {
-            w.maxHold = rounded(min(longestStop, strokeTimeMargin * stopTime))
+        // times the stop, at most `holdCeiling` (`zones.held_for`: a head held that long is looking, whoever it is).
+        if let stopTime, strokeTimeMargin * stopTime > current.maxHold, holdCeiling > current.maxHold {
+            w.maxHold = rounded(min(holdCeiling, strokeTimeMargin * stopTime))
             notes.append("\(name): stopped up to \(fmt2(stopTime)) s \(out), longer than \(fmt2(current.maxHold)) s allows: a stop may last \(fmt(w.maxHold)) s")
         }
         return w
