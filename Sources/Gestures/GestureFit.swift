@@ -267,16 +267,15 @@ public enum GestureFit {
             let along = (steps[step] ?? []).map { GestureEngine.distance(Angles(yaw: $0.a.yaw - neutral.yaw, pitch: $0.a.pitch - neutral.pitch), d) }
             m.reach[d] = along.isEmpty ? 0 : max(0, percentile(along, 0.95))
         }
-        let nods = timedStrokes((steps[.nod] ?? []).map { ($0.t, $0.a.pitch) }, hysteresis: hysteresis.nod, settle: settle.nod)
-        let shakes = timedStrokes((steps[.shake] ?? []).map { ($0.t, $0.a.yaw) }, hysteresis: hysteresis.shake, settle: settle.shake)
+        let nodPoints = turningPoints((steps[.nod] ?? []).map { ($0.t, $0.a.pitch) }, hysteresis: hysteresis.nod, settle: settle.nod)
+        let shakePoints = turningPoints((steps[.shake] ?? []).map { ($0.t, $0.a.yaw) }, hysteresis: hysteresis.shake, settle: settle.shake)
+        let nods = timedStrokes(nodPoints), shakes = timedStrokes(shakePoints)
         m.nodStroke = typicalStroke(nods.map(\.size))
         m.shakeStroke = typicalStroke(shakes.map(\.size))
         m.nodStrokeTime = slowestStroke(nods)
         m.shakeStrokeTime = slowestStroke(shakes)
-        m.nodStopTime = longestStop((steps[.nod] ?? []).map { ($0.t, $0.a.pitch) }, rest: neutral.pitch, stroke: m.nodStroke,
-                                    hysteresis: hysteresis.nod, settle: settle.nod)
-        m.shakeStopTime = longestStop((steps[.shake] ?? []).map { ($0.t, $0.a.yaw) }, rest: neutral.yaw, stroke: m.shakeStroke,
-                                      hysteresis: hysteresis.shake, settle: settle.shake)
+        m.nodStopTime = longestStop(nodPoints, rest: neutral.pitch, stroke: m.nodStroke)
+        m.shakeStopTime = longestStop(shakePoints, rest: neutral.yaw, stroke: m.shakeStroke)
         if let talk = steps[.talk], talk.count >= 3 {
             m.talked = true
             m.talkPitchStroke = strokes(talk.map { ($0.t, $0.a.pitch) }, hysteresis: hysteresis.nod).max() ?? 0
@@ -289,18 +288,20 @@ public enum GestureFit {
 
     /// Sizes of the strokes between turning points (found with the recogniser's own hysteresis).
     static func strokes(_ values: [(t: Double, v: Double)], hysteresis: Double) -> [Double] {
-        timedStrokes(values, hysteresis: hysteresis, settle: .infinity).map(\.size)
+        timedStrokes(turningPoints(values, hysteresis: hysteresis, settle: .infinity)).map(\.size)
     }
 
-    /// Strokes and how long each took: from leaving a turning point to arriving at the next. A head that rests
-    /// `settle` ends its stroke there, as the recogniser's does (two answers a rest apart are not one stroke
-    /// through the rest); `.infinity` never ends one so.
-    static func timedStrokes(_ values: [(t: Double, v: Double)], hysteresis: Double, settle: Double) -> [(size: Double, seconds: Double)] {
-        let points = turningPoints(values, hysteresis: hysteresis, settle: settle)
-        return zip(points, points.dropFirst()).map { (abs($1.value - $0.value), $1.arrived - $0.left) }
+    /// The strokes between turning points and how long each took: from leaving one to arriving at the next.
+    static func timedStrokes(_ points: [TurningPoints.Point]) -> [(size: Double, seconds: Double)] {
+        zip(points, points.dropFirst()).map { (abs($1.value - $0.value), $1.arrived - $0.left) }
     }
 
-    /// The turning points of a step, found as the recogniser finds them (its hysteresis, a rest of `settle`).
+    /// Whether a stroke is part of the gesture rather than drift or settling: at least `strokeFloor` of the largest.
+    static func isPartOfGesture(_ size: Double, largest: Double) -> Bool { size >= strokeFloor * largest }
+
+    /// The turning points of a step, found as the recogniser finds them (its hysteresis). A head that rests `settle`
+    /// ends its stroke there, as the recogniser's does (two answers a rest apart are not one stroke through the
+    /// rest); `.infinity` never ends one so.
     static func turningPoints(_ values: [(t: Double, v: Double)], hysteresis: Double, settle: Double) -> [TurningPoints.Point] {
         var tp = TurningPoints(hysteresis: hysteresis)
         for (t, v) in values {
@@ -316,14 +317,13 @@ public enum GestureFit {
     /// from `rest`, reached and left by strokes of the answer (`strokeFloor` of the largest). Timed from reaching it
     /// at the stroke's pace to leaving it (`TurningPoints.Point.pause`), which is never shorter than the pause the
     /// recogniser judges there. Nil when there is no such stop (or no typical stroke).
-    static func longestStop(_ values: [(t: Double, v: Double)], rest: Double, stroke: Double?, hysteresis: Double, settle: Double) -> Double? {
-        guard let stroke else { return nil }
-        let p = turningPoints(values, hysteresis: hysteresis, settle: settle)
-        guard p.count >= 3 else { return nil }
-        let sizes = zip(p, p.dropFirst()).map { abs($1.value - $0.value) }
-        let floor = strokeFloor * (sizes.max() ?? 0)
+    static func longestStop(_ p: [TurningPoints.Point], rest: Double, stroke: Double?) -> Double? {
+        guard let stroke, p.count >= 3 else { return nil }
+        let sizes = timedStrokes(p).map(\.size)
+        let largest = sizes.max() ?? 0
         return (1..<(p.count - 1)).filter { i in
-            abs(p[i].value - rest) >= stopOutFraction * stroke && sizes[i - 1] >= floor && sizes[i] >= floor
+            abs(p[i].value - rest) >= stopOutFraction * stroke
+                && isPartOfGesture(sizes[i - 1], largest: largest) && isPartOfGesture(sizes[i], largest: largest)
         }.map { p[$0].pause }.max()
     }
 
@@ -331,7 +331,7 @@ public enum GestureFit {
     /// nil when fewer than two were made.
     static func slowestStroke(_ s: [(size: Double, seconds: Double)]) -> Double? {
         guard let top = s.map(\.size).max() else { return nil }
-        let real = s.filter { $0.size >= strokeFloor * top }
+        let real = s.filter { isPartOfGesture($0.size, largest: top) }
         return real.count >= 2 ? real.map(\.seconds).max() : nil
     }
 
@@ -339,7 +339,7 @@ public enum GestureFit {
     /// nil when fewer than two were made (a gesture goes out and back).
     static func typicalStroke(_ s: [Double]) -> Double? {
         guard let top = s.max() else { return nil }
-        let real = s.filter { $0 >= strokeFloor * top }
+        let real = s.filter { isPartOfGesture($0, largest: top) }
         return real.count >= 2 ? median(real) : nil
     }
 
