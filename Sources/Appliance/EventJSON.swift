@@ -16,6 +16,18 @@ enum EventJSON {
             let parts = Direction.allCases.map { "\"\($0.rawValue)\":\(number(v[$0], 3))" }
             fields.append(("speed", "{" + parts.joined(separator: ",") + "}"))
         }
+        if let u = e.unheard {
+            // Not a nod / not a shake, the rule that said so and its numbers, the swing, and one sentence.
+            fields.append(("not", quoted(u.kind.rawValue)))
+            fields.append(("rule", quoted(u.rule.rawValue)))
+            if let m = u.measured { fields.append(("measured", number(m, 2))) }
+            if let a = u.allowed { fields.append(("allowed", number(a, 2))) }
+            if let s = u.setting { fields.append(("setting", quoted(s))) }
+            fields.append(("range", number(u.range, 1)))
+            fields.append(("start", number(u.start, 3)))
+            fields.append(("end", number(u.end, 3)))
+            fields.append(("why", quoted(u.sentence)))
+        }
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 

@@ -93,8 +93,10 @@ public struct GestureEngine: Sendable {
         sightYawFilter = Smoother(settings.smoothing)
         sightPitchFilter = Smoother(settings.smoothing)
         history = History(capacity: 256)
-        nodRecognizer = SwingRecognizer(axis: .pitch, settings: settings.nod, maxTranslation: settings.posture.maxTranslation)
-        shakeRecognizer = SwingRecognizer(axis: .yaw, settings: settings.shake, maxTranslation: settings.posture.maxTranslation)
+        nodRecognizer = SwingRecognizer(axis: .pitch, settings: settings.nod, maxTranslation: settings.posture.maxTranslation,
+                                         lookHeld: settings.zones.heldFor)
+        shakeRecognizer = SwingRecognizer(axis: .yaw, settings: settings.shake, maxTranslation: settings.posture.maxTranslation,
+                                         lookHeld: settings.zones.heldFor)
     }
 
     /// Learn the resting pose again from the next steady samples.
@@ -102,6 +104,7 @@ public struct GestureEngine: Sendable {
 
     public mutating func process(_ sample: HeadSample) -> [GestureEvent] {
         var out = gestures(sample)
+        out += explainUnheard(sample, after: out)
         if settings.moves.enabled, let pose = sample.pose, state.facePresent, !state.calibrating, let neutral = state.neutral {
             out.append(moveEvent(sample, pose, neutral: neutral, offset: state.offset ?? Angles(yaw: 0, pitch: 0)))
         }
@@ -461,7 +464,44 @@ public struct GestureEngine: Sendable {
     }
 
     /// Drops the swings under way: the face was lost, so its strokes cannot be finished.
+    /// Swings that settled unheard, each reported once nothing else has explained it by `due`: an answer on the
+    /// other axis, or a look made and confirmed (`discrete.confirm_delay` after the head rests), is what the
+    /// movement was, and then it is not reported. Except a stop at a turn shorter than a look held
+    /// (`zones.held_for`): a brief look down and back and a "yes" that stopped are the same movement, and the
+    /// person who meant the "yes" is told why it was a look.
+    private var unheard: [(swing: Unheard, due: Double)] = []
+    /// When the engine last reported a nod or shake, and a look (any of its events).
+    private var lastAnswer = -Double.infinity, lastLook = -Double.infinity
+
+    private mutating func explainUnheard(_ sample: HeadSample, after out: [GestureEvent]) -> [GestureEvent] {
+        let t = sample.time
+        if out.contains(where: { $0.kind == .nod || $0.kind == .shake }) { lastAnswer = t }
+        if out.contains(where: { [.look, .lookStart, .lookStop].contains($0.kind) }) { lastLook = t }
+        for u in [nodRecognizer.takeUnheard(), shakeRecognizer.takeUnheard()] {
+            if let u { unheard.append((u, t + settings.discrete.confirmDelay)) }
+        }
+        let heldFor = settings.zones.heldFor
+        unheard.removeAll { u in
+            // Moving on again that soon, the head is still making it: its next rest judges the whole movement
+            // (a "yes, yes" with a stay at the top, a nod that set off gently), heard or not.
+            if (u.swing.kind == .nod ? nodRecognizer : shakeRecognizer).isMoving { return true }
+            let briefStop = u.swing.rule == .heldAtTurn && (u.swing.measured ?? .infinity) < heldFor
+            return u.swing.start <= lastAnswer || u.swing.start <= lastLook && !briefStop
+        }
+        guard !unheard.isEmpty else { return [] }
+        var events: [GestureEvent] = []
+        unheard.removeAll { u in
+            guard t > u.due else { return false }
+            var e = GestureEvent(.unheard, frame: sample.frame, time: t)
+            e.unheard = u.swing
+            events.append(e)
+            return true
+        }
+        return events
+    }
+
     private mutating func forgetSwings() {
+        unheard.removeAll()
         history.removeAll()
         pendingHome = nil
         nodRecognizer.reset()

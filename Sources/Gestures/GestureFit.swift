@@ -103,6 +103,8 @@ public struct FitScore: Sendable, Equatable {
     /// Nods or shakes where none was asked for (in the neutral or range steps).
     public var falseElsewhere = 0
     public var events: [GestureEvent] = []
+    /// For a missed nod or shake prompt, why the widest swing of that kind made during it was not heard.
+    public var whyMissed: [FitStep: Unheard] = [:]
 
     public var clean: Bool { falseWhileTalking == 0 && falseElsewhere == 0 }
 }
@@ -227,6 +229,13 @@ public enum GestureFit {
         for (s, span) in segments where s != .neutral && s != .talk {
             let hit = meaningful.contains { answers($0, s) && span.lowerBound <= $0.time && $0.time <= span.upperBound + late }
             if hit { score.found.append(s) } else { score.missed.append(s) }
+            guard !hit, s == .nod || s == .shake else { continue }
+            let unheard = events.compactMap(\.unheard).filter {
+                $0.kind == (s == .nod ? .nod : .shake) && span.lowerBound <= $0.start && $0.start <= span.upperBound
+            }
+            if let widest = unheard.max(by: { $0.range < $1.range }), widest.range > score.whyMissed[s]?.range ?? -1 {
+                score.whyMissed[s] = widest
+            }
         }
         for e in meaningful {
             let asked = segments.contains { answers(e, $0.step) && $0.time.lowerBound <= e.time && e.time <= $0.time.upperBound + late }

@@ -220,6 +220,12 @@ struct SwingRecognizer: Sendable {
         var cycles: Int
     }
 
+    /// What `check` made of a span of strokes: an answer, or the first rule it failed and its numbers.
+    enum Verdict: Equatable {
+        case heard(Found)
+        case unheard(Unheard.Rule, measured: Double? = nil, allowed: Double? = nil)
+    }
+
     let axis: Axis
     let settings: GestureSettings.Swing
     let maxTranslation: Double
@@ -262,13 +268,14 @@ struct SwingRecognizer: Sendable {
     /// Whether a reported answer has come to rest since the last call.
     mutating func cameHome() -> Bool { defer { home = false }; return home }
 
-    init(axis: Axis, settings: GestureSettings.Swing, maxTranslation: Double) {
-        self.axis = axis; self.settings = settings; self.maxTranslation = maxTranslation
+    init(axis: Axis, settings: GestureSettings.Swing, maxTranslation: Double, lookHeld: Double = 1) {
+        self.axis = axis; self.settings = settings; self.maxTranslation = maxTranslation; self.lookHeld = lookHeld
         turns = TurningPoints(hysteresis: settings.hysteresis)
     }
 
     mutating func reset() {
         turns.reset()
+        unheard = nil
         home = false
         engaged = false
         waiting = nil
@@ -403,18 +410,62 @@ struct SwingRecognizer: Sendable {
         let most = settings.maxCycles * 2
         let fewest = settled ? 2 : 4
         guard end >= fewest else { return nil }
+        // Settled with nothing heard, some part of the movement since the head last rested may have been meant as
+        // an answer: why the reading of it that came nearest (passed the most rules; of two, the longer) was not
+        // one is kept for `takeUnheard()`.
+        let movement = settled ? movementStart(ending: end) : nil
+        var why: (rule: Unheard.Rule, measured: Double?, allowed: Double?, from: Int)?
         for strokes in fewest...min(most, end) {
-            if let found = check(p, from: end - strokes, to: end, settled: settled, h) {
-                if axis == .pitch, !settled, strokes == Self.twoCycles {
-                    let largest = (end - 2...end).reduce(0.0) { max($0, abs(p[$1].value - p[$1 - 1].value)) }
-                    waiting = (end, largest, found)
-                    return nil
+            let verdict = check(p, from: end - strokes, to: end, settled: settled, h)
+            guard case .heard(let found) = verdict else {
+                if let m = movement, end - strokes >= m, case .unheard(let rule, let measured, let allowed) = verdict,
+                   Self.order[rule]! >= why.map({ Self.order[$0.rule]! }) ?? 0 {
+                    why = (rule, measured, allowed, end - strokes)
                 }
-                return report(found, ending: end, strokes: strokes)
+                continue
             }
+            if axis == .pitch, !settled, strokes == Self.twoCycles {
+                let largest = (end - 2...end).reduce(0.0) { max($0, abs(p[$1].value - p[$1 - 1].value)) }
+                waiting = (end, largest, found)
+                return nil
+            }
+            return report(found, ending: end, strokes: strokes)
+        }
+        if let w = why {
+            let values = p[w.from...end].map(\.value)
+            unheard = Unheard(kind: axis == .pitch ? .nod : .shake, rule: w.rule, measured: w.measured, allowed: w.allowed,
+                              range: values.max()! - values.min()!, start: p[w.from].left, end: p[end].arrived)
         }
         return nil
     }
+
+    /// Where each rule comes in `check`: a reading turned away by a later rule came nearer to being an answer.
+    private static let order = Dictionary(uniqueKeysWithValues: Unheard.Rule.allCases.enumerated().map { ($1, $0) })
+
+    /// Where the movement that ends at turning point `end` began: the last turning point before it where the head
+    /// stayed as long as a look is held (`lookHeld`: a shorter stop, a "yes" stopped at its bottom, is inside the
+    /// movement), or the oldest one a gesture may start at (`max_cycles`, not before `notBefore`). Nil when it is not
+    /// a swing (fewer than two strokes) or is too small to be meant as an answer: under two strokes of
+    /// `min_amplitude` end to end.
+    private func movementStart(ending end: Int) -> Int? {
+        let p = turns.points
+        var a = end - 1
+        while a > 0, end - a < settings.maxCycles * 2, p[a].pause < lookHeld, p[a - 1].left >= notBefore { a -= 1 }
+        guard end - a >= 2, p[a].left >= notBefore else { return nil }
+        let values = p[a...end].map(\.value)
+        guard values.max()! - values.min()! >= Self.unheardRange * settings.minAmplitude else { return nil }
+        return a
+    }
+
+    /// A movement is explained when it is unheard only if it covers this many `min_amplitude`s end to end: a
+    /// full stroke of the smallest answer, both ways. Smaller is the head's own jitter and tremor.
+    static let unheardRange = 2.0
+
+    /// Seconds a look is held (`zones.held_for`): a stop this long ends a movement, for explaining one.
+    let lookHeld: Double
+    /// The last movement that settled without being heard, and why; once.
+    private var unheard: Unheard?
+    mutating func takeUnheard() -> Unheard? { defer { unheard = nil }; return unheard }
 
     private mutating func report(_ found: Found, ending end: Int, strokes: Int) -> Found {
         let p = turns.points
@@ -628,9 +679,9 @@ struct SwingRecognizer: Sendable {
     }
 
     /// Whether the strokes between turning points `a` and `b` are a gesture.
-    private func check(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool, _ h: History) -> Found? {
+    private func check(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool, _ h: History) -> Verdict {
         let s = settings
-        guard p[a].left >= notBefore, p[a].left - unseenBefore >= s.contrastWindow else { return nil }
+        guard p[a].left >= notBefore, p[a].left - unseenBefore >= s.contrastWindow else { return .unheard(.tooSoon, allowed: s.contrastWindow) }
         var smallest = Double.infinity, largest = 0.0, total = 0.0, lo = p[a].value, hi = lo
         let longestPause = Self.longestPause(p, from: a, to: b, maxHold: s.maxHold)
         // A gesture under way when the face was found: its first stroke is the part of one that was seen, of no
@@ -647,45 +698,57 @@ struct SwingRecognizer: Sendable {
         let strokes = last - a
         for i in (a + 1)...last {
             let size = abs(p[i].value - p[i - 1].value), duration = p[i].arrived - p[i - 1].left
-            guard duration <= s.maxStroke, duration > 0 else { return nil }
+            guard duration <= s.maxStroke, duration > 0 else { return .unheard(.strokeTooSlow, measured: duration, allowed: s.maxStroke) }
             // A pause at a turning point inside the gesture is a held look, not a nod.
-            if i < last, Self.pause(at: i, p, h, value) > longestPause { return nil }
+            if i < last, case let pause = Self.pause(at: i, p, h, value), pause > longestPause {
+                return .unheard(.heldAtTurn, measured: pause, allowed: longestPause)
+            }
             // Inside a gesture every turning point turns back: a head that stopped and went on the same way
             // (a rest between two strokes) made one movement in two pieces, not a swing.
-            if i < last, Self.wentOnTheSameWay(p, at: i) { return nil }
+            if i < last, Self.wentOnTheSameWay(p, at: i) { return .unheard(.wentOnTheSameWay) }
             lo = min(lo, p[i].value); hi = max(hi, p[i].value)
             if i == a + 1, seenFromMidStroke || windUp { continue }
             // A full stroke (side to side) covers `minAmplitude`; the first and the last may be half strokes
             // (out from rest, back to rest), so half of it will do for them.
-            guard size >= (i == a + 1 || i == b ? s.minAmplitude / 2 : s.minAmplitude) else { return nil }
+            let least = i == a + 1 || i == b ? s.minAmplitude / 2 : s.minAmplitude
+            guard size >= least else { return .unheard(.strokeTooSmall, measured: size, allowed: least) }
             smallest = min(smallest, size); largest = max(largest, size); total += size
         }
         // What was seen of a stroke under way when the face was found is part of one stroke of this swing, so no
         // bigger than its largest (give or take `return_tolerance`): a head found as it set off into a deep dip, then
         // bobbing at the bottom, is not swinging through where it was found (a real vlogger found 0.3 s before
         // tipping her head 34° down as she talked, then bobbing 8-17° there, was a "yes").
-        if seenFromMidStroke, abs(p[a + 1].value - p[a].value) > (1 + s.returnTolerance) * largest { return nil }
+        if seenFromMidStroke, abs(p[a + 1].value - p[a].value) > (1 + s.returnTolerance) * largest {
+            return .unheard(.foundInALargerMove, measured: abs(p[a + 1].value - p[a].value), allowed: largest)
+        }
         let range = hi - lo, mean = total / Double(seenFromMidStroke || windUp ? strokes - 1 : strokes)
         guard smallest >= s.minSymmetry * largest
-                || swingsAboutOneCentreOutOfAnOffRest(p, from: a, to: last, settled: settled && last == b) else { return nil }
+                || swingsAboutOneCentreOutOfAnOffRest(p, from: a, to: last, settled: settled && last == b) else {
+            return .unheard(.lopsided, measured: largest > 0 ? smallest / largest : nil, allowed: s.minSymmetry)
+        }
         // Its full strokes swing about one centre (mid-motion, every stroke after the first is one; at rest, the last
         // is a half stroke home), and a "no" turns to both sides of where it set off.
         let lastTurn = settled ? last - 1 : b
-        guard Self.swingsAboutOneCentre(p, from: a + 1, to: lastTurn, tolerance: s.returnTolerance) else { return nil }
-        if axis == .yaw, !seenFromMidStroke, !Self.swingsThrough(p, from: a, to: lastTurn) { return nil }
+        guard Self.swingsAboutOneCentre(p, from: a + 1, to: lastTurn, tolerance: s.returnTolerance) else { return .unheard(.offCentre) }
+        if axis == .yaw, !seenFromMidStroke, !Self.swingsThrough(p, from: a, to: lastTurn) { return .unheard(.oneSided) }
         let duration = p[last].arrived - p[a].left
-        guard duration > 0, Double(strokes) / (2 * duration) <= s.maxRate else { return nil }
+        guard duration > 0, Double(strokes) / (2 * duration) <= s.maxRate else {
+            return .unheard(.tooFast, measured: duration > 0 ? Double(strokes) / (2 * duration) : nil, allowed: s.maxRate)
+        }
         if strokes < 4 {
             // A single out-and-back sets off from a rest (the head was still there `settle`): a deliberate
             // "yes" or "no" does; talking's dips and sways set off from the last one. Or it was under way when
             // the face was found and is seen whole but for where it set off (`singleSeenWhole`).
-            guard s.single, range >= s.singleRange,
-                  p[a].rested(s.settle) || (seenFromMidStroke && singleSeenWhole(p, from: a, to: b, settled: settled)) else { return nil }
+            guard s.single else { return .unheard(.singlesOff) }
+            guard range >= s.singleRange else { return .unheard(.singleTooNarrow, measured: range, allowed: s.singleRange) }
+            guard p[a].rested(s.settle) || (seenFromMidStroke && singleSeenWhole(p, from: a, to: b, settled: settled)) else {
+                return .unheard(.singleNotFromRest)
+            }
         }
         // A "yes" goes down from where the head rested before it (by more than the pose's jitter: the pitch
         // of a face whose nose hides its base reads small dips). A head tipped back and returning does not (a
         // look up, or five landmarks folding at the top of one), nor does an upward toss ("no" in places).
-        if axis == .pitch, let rest = restLevel(before: a, p, longestPause: longestPause) { guard lo < rest - s.hysteresis else { return nil } }
+        if axis == .pitch, let rest = restLevel(before: a, p, longestPause: longestPause) { guard lo < rest - s.hysteresis else { return .unheard(.notDown) } }
         if settled {
             // Settled, there are inner turning points (`fewest` strokes is 2).
             let inner = p[(a + 1)..<b].lazy.map(\.value)
@@ -694,14 +757,18 @@ struct SwingRecognizer: Sendable {
             // was first seen is that rest, not the middle of a swing (a "no" swings about its rest).
             let dips = axis == .pitch && seenFromMidStroke && setsOffAsAnAnswer(p, from: a)
             guard abs(p[b].value - home) <= s.returnTolerance * largest
-                    || dips && abs(p[b].value - p[a].value) <= s.returnTolerance * largest else { return nil }
+                    || dips && abs(p[b].value - p[a].value) <= s.returnTolerance * largest else {
+                return .unheard(.notHome, measured: abs(p[b].value - home), allowed: s.returnTolerance * largest)
+            }
         }
         // What came before: no stroke as big that set off in the contrast window. An answer already reported
         // (before `notBefore`) is not background motion: a quick small "no" 1 s after a wide one is judged
         // against the rest between them, not against the wide one.
         var i = a
         while i > 0, p[i - 1].left >= notBefore, p[a].left - p[i - 1].left <= s.contrastWindow {
-            if abs(p[i].value - p[i - 1].value) > s.contrast * mean { return nil }
+            if abs(p[i].value - p[i - 1].value) > s.contrast * mean {
+                return .unheard(.notStandingOut, measured: abs(p[i].value - p[i - 1].value), allowed: s.contrast * mean)
+            }
             i -= 1
         }
         // The other axis and the head's travel over the gesture, from the history.
@@ -722,21 +789,24 @@ struct SwingRecognizer: Sendable {
                 origin = e
             }
         }
-        if olo <= ohi { guard ohi - olo <= s.maxCrossRatio * range, max(-olo, ohi) <= s.maxOtherAngle else { return nil } }
-        guard travel <= maxTranslation else { return nil }
-        if vlo <= vhi { guard shi - slo >= Self.minSightShare * (vhi - vlo) else { return nil } }
+        if olo <= ohi {
+            guard ohi - olo <= s.maxCrossRatio * range else { return .unheard(.otherAxisMoved, measured: (ohi - olo) / range, allowed: s.maxCrossRatio) }
+            guard max(-olo, ohi) <= s.maxOtherAngle else { return .unheard(.turnedAway, measured: max(-olo, ohi), allowed: s.maxOtherAngle) }
+        }
+        guard travel <= maxTranslation else { return .unheard(.bodyMoved, measured: travel, allowed: maxTranslation) }
+        if vlo <= vhi { guard shi - slo >= Self.minSightShare * (vhi - vlo) else { return .unheard(.cameraMoved) } }
         if let carry = carried.faceWidthsPerRadian, let error = carried.slopeError {
-            guard carry - Self.carryErrors * error >= Self.minCarry else { return nil }
+            guard carry - Self.carryErrors * error >= Self.minCarry else { return .unheard(.eyesNotCarried) }
         }
         let (face, before) = faceCorners(for: p[a].left, first: span.lowerBound, samples: cornered.count, h)
         if let faceSlope = face.slope, let r = face.correlation, r >= Self.minFaceCornerCorrelation, let own = cornered.slope, let error = cornered.slopeError {
             // Each slope is given its own standard error: the nod's may be that much steeper, the face's that much
             // shallower (a face whose corners answer up and down unequally fits loosely).
-            guard own + error >= Self.minCornerShare * (faceSlope - (face.slopeError ?? 0)) else { return nil }
+            guard own + error >= Self.minCornerShare * (faceSlope - (face.slopeError ?? 0)) else { return .unheard(.cornersDidNotFollow) }
         }
         // Without the face's fit from before, the nod's own corners are the evidence that the head turned.
-        if axis == .pitch, !before, let r = cornered.correlation { guard r >= Self.minOwnCornerCorrelation else { return nil } }
-        return Found(cycles: max(1, strokes / 2))
+        if axis == .pitch, !before, let r = cornered.correlation { guard r >= Self.minOwnCornerCorrelation else { return .unheard(.cornersDidNotFollow) } }
+        return .heard(Found(cycles: max(1, strokes / 2)))
     }
 }
 

@@ -89,6 +89,9 @@ public enum Direction: String, Sendable, CaseIterable {
 public enum GestureKind: String, Sendable, CaseIterable {
     case faceFound = "face_found", faceLost = "face_lost", calibrated
     case lookStart = "look_start", lookStop = "look_stop", look, nod, shake, move
+    /// A swing that settled without being heard as a nod or shake, and why (`GestureEvent.unheard`): for the
+    /// person setting Nodwire up, never bound to an output.
+    case unheard
 }
 
 /// Yaw and pitch in degrees.
@@ -158,6 +161,8 @@ public struct GestureEvent: Sendable, Equatable {
     public var pointerX: Double?
     public var pointerY: Double?
     public var proportional: DirectionValues?
+    /// An `unheard` event's reason.
+    public var unheard: Unheard?
 
     public init(_ kind: GestureKind, frame: Int, time: Double, direction: Direction? = nil, distance: Double? = nil,
                 cycles: Int? = nil, reason: String? = nil, neutral: Angles? = nil) {

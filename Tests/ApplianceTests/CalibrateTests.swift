@@ -1,10 +1,25 @@
 @testable import Appliance
 import Foundation
-import Gestures
+@testable import Gestures
 import Pipeline
 import XCTest
 
 final class CalibrateTests: XCTestCase {
+    /// The fit's report tells a person why a prompted answer it still misses was not heard, in the terminal and
+    /// on the page, with the setting that decided.
+    func testTheFitReportSaysWhyAMissedAnswerWasNotHeard() {
+        var score = FitScore()
+        score.found = [.left, .right, .shake]
+        score.missed = [.nod]
+        score.whyMissed[.nod] = Unheard(kind: .nod, rule: .heldAtTurn, measured: 0.52, allowed: 0.35, range: 14, start: 30, end: 31.2)
+        let m = FitMeasures(neutral: Angles(yaw: 0, pitch: 0), restNoise: Angles(yaw: 0.2, pitch: 0.2))
+        let report = FitReport(proposal: FitProposal(measures: m, settings: GestureSettings(), score: score, margin: 1.25, notes: []),
+                               current: GestureSettings())
+        let expected = "not a \"yes\": the head stayed 0.52 s at a turn, longer than 0.35 s (a look) [gestures.nod.max_hold]"
+        XCTAssertTrue(report.text.contains("  nod prompt: " + expected), report.text)
+        XCTAssertTrue(report.json.contains("\"why_missed\":{\"nod\":\"" + expected.replacingOccurrences(of: "\"", with: "\\\"") + "\"}"), report.json)
+    }
+
     func testZonesFollowTheMeasuredReachAndRest() {
         var m = PersonalZones(restSamples: 4)
         for o in [(0.5, -0.5), (-0.5, 0.5), (0.5, 0.5), (-0.5, -0.5)] { m.add(offset: Angles(yaw: o.0, pitch: o.1)) }

@@ -16,9 +16,10 @@ final class EvaluationScoreTests: XCTestCase {
     func testNodsAndShakesAreFoundMissedAndCountedApart() {
         let s = score([ev(.nod, 120), ev(.nod, 125), ev(.calibrated, 130), ev(.shake, 400)],
                       [seg(.nod, 100, 130), seg(.nod, 200, 230), seg(.shake, 300, 330), seg(.shake, 390, 420)])
-        XCTAssertEqual(s.nod, KindScore(segments: 2, found: 1, falseEvents: 0, missedAt: [200], falseAt: [], delays: [-10.0 / 30],
-                                        repeated: 1, repeatedAt: [125]))
-        XCTAssertEqual(s.shake, KindScore(segments: 2, found: 1, falseEvents: 0, missedAt: [300], falseAt: [], delays: [-20.0 / 30]))
+        XCTAssertEqual(s.nod, KindScore(segments: 2, found: 1, falseEvents: 0, missedAt: [200], falseAt: [], missedWhy: [""],
+                                        delays: [-10.0 / 30], repeated: 1, repeatedAt: [125]))
+        XCTAssertEqual(s.shake, KindScore(segments: 2, found: 1, falseEvents: 0, missedAt: [300], falseAt: [], missedWhy: [""],
+                                          delays: [-20.0 / 30]))
         XCTAssertEqual(s.nod.missed, 1)
         XCTAssertEqual(s.look, KindScore())
     }
@@ -49,6 +50,29 @@ final class EvaluationScoreTests: XCTestCase {
         XCTAssertEqual(s.shake.repeatedAt, [310])
         XCTAssertEqual((s + s).nod.repeated, 2, "totals add them")
         XCTAssertEqual(score([ev(.nod, 120)], [seg(.nod, 100, 130)]).nod.repeated, 0)
+    }
+
+    /// A missed nod or shake names why the widest swing of its kind that began in its window was not heard, so a
+    /// report says where to look ("missed nod@100(held_at_turn)"); a swing elsewhere or of the other kind does not.
+    func testAMissedAnswerSaysWhyItsSwingWasNotHeard() {
+        func unheard(_ kind: GestureKind, _ rule: Unheard.Rule, startFrame: Int, range: Double, at frame: Int) -> GestureEvent {
+            var e = ev(.unheard, frame)
+            e.unheard = Unheard(kind: kind, rule: rule, measured: 0.6, allowed: 0.35, range: range,
+                                start: Double(startFrame) / 30, end: Double(startFrame + 20) / 30)
+            return e
+        }
+        let events = [unheard(.nod, .singleTooNarrow, startFrame: 102, range: 6, at: 140),
+                      unheard(.nod, .heldAtTurn, startFrame: 110, range: 9, at: 150),
+                      unheard(.shake, .lopsided, startFrame: 205, range: 20, at: 240),
+                      unheard(.nod, .tooFast, startFrame: 500, range: 30, at: 530)]
+        let s = score(events, [seg(.nod, 100, 130), seg(.nod, 200, 230), seg(.shake, 300, 330)])
+        XCTAssertEqual(s.nod.missedAt, [100, 200])
+        XCTAssertEqual(s.nod.missedWhy, ["held_at_turn", ""], "the widest nod swing in the first window; none in the second")
+        XCTAssertEqual(s.shake.missedWhy, [""], "the shake swing began outside the shake's window")
+        XCTAssertEqual(s.nod.falseEvents + s.shake.falseEvents, 0, "an explanation is not an event")
+        let report = ClipReport(name: "c", frames: 600, framesProcessed: 600, framesWithFace: 600, gestures: s, pose: nil)
+        XCTAssertTrue(EvaluationReport.text(report).contains("missed nod@100(held_at_turn) nod@200 shake@300"), EvaluationReport.text(report))
+        XCTAssertTrue(EvaluationReport.json(report).contains("\"missed_why\":[\"held_at_turn\",\"\"]"), EvaluationReport.json(report))
     }
 
     func testAnEventOfTheOtherKindNeitherFindsNorExcusesItself() {

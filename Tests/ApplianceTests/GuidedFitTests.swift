@@ -231,6 +231,7 @@ final class GuidedFitTests: XCTestCase {
         let before = try evaluate(use, config: defaults).gestures, after = try evaluate(use, config: fitted).gestures
         XCTAssertGreaterThanOrEqual(after.nod.found, 2, "of 3 stopped answers after the fit (measured 2026-11-27: 3)")
         XCTAssertGreaterThan(after.nod.found, before.nod.found)
+        XCTAssertEqual(Set(before.nod.missedWhy), ["held_at_turn"], "missed by default, each for its stop at the bottom")
         XCTAssertEqual(after.look.found, after.look.segments, "the looks, the one down held 1.5 s too, stay looks")
         XCTAssertEqual(after.falseInTalking, 0)
         XCTAssertEqual(after.nod.falseEvents + after.shake.falseEvents + after.look.falseEvents + after.wrongDirection, 0)

@@ -135,6 +135,19 @@ final class GestureFitTests: XCTestCase {
         XCTAssertTrue(p.score.clean, "\(p.score.events)")
     }
 
+    /// With the defaults the stopped nods are missed, and the score says why: the stop at the bottom
+    /// (`max_hold`), which is what the fit then changes; the shakes were heard, so nothing is said of them.
+    func testTheScoreSaysWhyAMissedNodWasNotHeard() throws {
+        let score = GestureFit.score(Session.stopper(lookHold: 1.5).recording, with: GestureSettings())
+        XCTAssertTrue(score.missed.contains(.nod))
+        let why = try XCTUnwrap(score.whyMissed[.nod])
+        XCTAssertEqual(why.rule, .heldAtTurn)
+        XCTAssertEqual(why.measured ?? 0, 0.5, accuracy: 0.2)
+        XCTAssertEqual(why.setting, "gestures.nod.max_hold")
+        XCTAssertNil(score.whyMissed[.shake])
+        XCTAssertFalse(score.events.contains { $0.kind == .unheard && $0.unheard == nil })
+    }
+
     /// The same person, whose look down is as brief as their "yes" (down, 0.5 s there, back): a stop that long
     /// would make it a "yes", so `max_hold` is kept, and the note says why.
     func testStopsAsLongAsALookAreNotAllowed() throws {

@@ -70,8 +70,8 @@ struct SplitMix: RandomNumberGenerator {
 extension Array where Element == GestureEvent {
     func kinds() -> [GestureKind] { map(\.kind) }
     func of(_ kind: GestureKind) -> [GestureEvent] { filter { $0.kind == kind } }
-    /// Everything but the bookkeeping events every stream has.
-    var gestures: [GestureEvent] { filter { ![.faceFound, .calibrated, .move].contains($0.kind) } }
+    /// Everything but the bookkeeping events every stream has (and the explanations of swings not heard).
+    var gestures: [GestureEvent] { filter { ![.faceFound, .calibrated, .move, .unheard].contains($0.kind) } }
 }
 
 #if canImport(Glibc)

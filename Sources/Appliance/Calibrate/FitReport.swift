@@ -48,6 +48,7 @@ struct FitReport {
         lines.append("this session with the proposal: found \(found.count) of \(found.count + missed.count) prompted gestures"
                      + (missed.isEmpty ? "" : " (missed: \(missed.joined(separator: ", ")))")
                      + "; \(s.falseWhileTalking) event(s) while talking, \(s.falseElsewhere) nod/shake where none was asked")
+        for step in s.missed { if let u = s.whyMissed[step] { lines.append("  \(step.rawValue) prompt: \(u.sentence)") } }
         return lines.joined(separator: "\n")
     }
 
@@ -65,6 +66,7 @@ struct FitReport {
             + "\"changes\":[\(changeList)],\"notes\":[\(notes)],"
             + "\"found\":[\(s.found.map { "\"\($0.rawValue)\"" }.joined(separator: ","))],"
             + "\"missed\":[\(s.missed.map { "\"\($0.rawValue)\"" }.joined(separator: ","))],"
+            + "\"why_missed\":{\(s.missed.compactMap { step in s.whyMissed[step].map { "\"\(step.rawValue)\":\(ConfigValue.quoted($0.sentence))" } }.joined(separator: ","))},"
             + "\"false_while_talking\":\(s.falseWhileTalking),\"false_elsewhere\":\(s.falseElsewhere)}"
     }
 }

@@ -13,7 +13,8 @@ enum EvaluationReport {
             line += "  pose rms yaw \(EventJSON.number(p.rmsYaw, 1)) pitch \(EventJSON.number(p.rmsPitch, 1))"
                 + " cross-talk \(p.crossTalk.map { EventJSON.number($0, 1) } ?? "-")"
         }
-        let missed = frames("nod", g.nod.missedAt) + frames("shake", g.shake.missedAt) + frames("look", g.look.missedAt)
+        let missed = frames("nod", g.nod.missedAt, why: g.nod.missedWhy) + frames("shake", g.shake.missedAt, why: g.shake.missedWhy)
+            + frames("look", g.look.missedAt)
         let spurious = frames("nod", g.nod.falseAt) + frames("shake", g.shake.falseAt) + frames("look", g.look.falseAt)
         if !missed.isEmpty { line += "  missed " + missed.joined(separator: " ") }
         if !spurious.isEmpty { line += "  false " + spurious.joined(separator: " ") }
@@ -44,7 +45,9 @@ enum EvaluationReport {
     /// "3/4 false 1": found of labelled, then false events.
     private static func counts(_ k: KindScore) -> String { "\(k.found)/\(k.segments) false \(k.falseEvents)" }
     private static func percent(_ f: Double) -> String { EventJSON.number(f * 100, 1) + "%" }
-    private static func frames(_ kind: String, _ at: [Int]) -> [String] { at.map { "\(kind)@\($0)" } }
+    private static func frames(_ kind: String, _ at: [Int], why: [String] = []) -> [String] {
+        at.enumerated().map { i, f in "\(kind)@\(f)" + (i < why.count && !why[i].isEmpty ? "(\(why[i]))" : "") }
+    }
 
     // MARK: JSON
 
@@ -93,6 +96,7 @@ enum EvaluationReport {
         }
         if at {
             f.append(("missed_at", list(k.missedAt)))
+            if wrong == nil { f.append(("missed_why", "[" + k.missedWhy.map(EventJSON.quoted).joined(separator: ",") + "]")) }
             f.append(("false_at", list(k.falseAt)))
             if let frames = wrong?.1 { f.append(("wrong_direction_at", list(frames))) } else { f.append(("repeated_at", list(k.repeatedAt))) }
         }

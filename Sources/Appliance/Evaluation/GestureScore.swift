@@ -8,6 +8,9 @@ struct KindScore: Equatable, Sendable {
     /// First frames of the segments no event found, and frames of the false events: where to look.
     var missedAt: [Int] = []
     var falseAt: [Int] = []
+    /// Nods and shakes: for each missed segment (as `missedAt`), the rule that turned away the widest swing of
+    /// its kind that began in its window (`Unheard.Rule`), or "" when no swing that wide was seen there.
+    var missedWhy: [String] = []
     /// For each segment found, seconds from its labelled end to the first event that found it: how long the
     /// person waits after finishing (negative when a sustained answer is reported before it ends). Bounded by
     /// the window: an event later than `GestureScore.after` frames is a miss and a false event instead.
@@ -24,7 +27,8 @@ struct KindScore: Equatable, Sendable {
 
     static func + (a: KindScore, b: KindScore) -> KindScore {
         KindScore(segments: a.segments + b.segments, found: a.found + b.found, falseEvents: a.falseEvents + b.falseEvents,
-                  missedAt: a.missedAt + b.missedAt, falseAt: a.falseAt + b.falseAt, delays: a.delays + b.delays,
+                  missedAt: a.missedAt + b.missedAt, falseAt: a.falseAt + b.falseAt, missedWhy: a.missedWhy + b.missedWhy,
+                  delays: a.delays + b.delays,
                   repeated: a.repeated + b.repeated, repeatedAt: a.repeatedAt + b.repeatedAt)
     }
 }
@@ -74,6 +78,10 @@ struct GestureScore: Equatable, Sendable {
                     firsts.insert(i)
                 } else {
                     score.missedAt.append(s.start)
+                    let why = events.compactMap(\.unheard).filter {
+                        $0.kind == kind && inWindow(s, Int(($0.start * frameRate).rounded()))
+                    }.max { $0.range < $1.range }
+                    score.missedWhy.append(why?.rule.rawValue ?? "")
                 }
             }
             for (i, e) in mine.enumerated() {

@@ -82,8 +82,8 @@ struct OutputsConfig: Equatable, Sendable {
     /// Events that can start a hold or repeat (and what ends it).
     static let continuousEvents: [GestureKind: String] = [.lookStart: "its look_stop (same direction) or face_lost",
                                                           .faceFound: "face_lost"]
-    /// Events a binding may name (`move` is a per-frame stream, not a trigger).
-    static let bindableEvents: [GestureKind] = GestureKind.allCases.filter { $0 != .move }
+    /// Events a binding may name (`move` is a per-frame stream and `unheard` an explanation, not triggers).
+    static let bindableEvents: [GestureKind] = GestureKind.allCases.filter { $0 != .move && $0 != .unheard }
     static let directionalEvents: Set<GestureKind> = [.look, .lookStart, .lookStop]
 
     /// True when no binding or status LED uses any output.

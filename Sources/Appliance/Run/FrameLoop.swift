@@ -281,7 +281,11 @@ final class FrameLoop: @unchecked Sendable {
             throw .outputs(failure.message, exitCode: failure.exitCode)
         }
         publishLine(EventJSON.line(event))
-        if event.kind != .move { logger.info("\(event.kind.rawValue)", metadata: Self.metadata(event)) }
+        switch event.kind {
+        case .move: break
+        case .unheard: logger.debug("unheard", metadata: ["frame": "\(event.frame)", "why": "\(event.unheard?.sentence ?? "")"])
+        default: logger.info("\(event.kind.rawValue)", metadata: Self.metadata(event))
+        }
     }
 
     private func publishLine(_ line: String) {

@@ -77,6 +77,7 @@ enum WebPage {
     #outputs { list-style: none; padding: 0; } #outputs li { display: flex; align-items: center; gap: .6em; margin: .3em 0; }
     .lamp { width: 1em; height: 1em; border-radius: 50%; background: #bbb; display: inline-block; } .lamp.on { background: #43a047; }
     button { font: inherit; padding: .3em .9em; }
+    #events .unheard { color: #757575; }
     #events { max-height: 16em; overflow: auto; font-family: ui-monospace, monospace; font-size: .85em; padding-left: 3em; }
     .note { color: #666; font-size: .85em; } .yaw { color: #1565c0; } .pitch { color: #d84315; }
     .prompt { font-size: 1.4em; font-weight: 600; margin: .3em 0; } progress { width: 60%; }
@@ -138,7 +139,12 @@ enum WebPage {
     function addEvent(e) {
       if (e.type === 'move') return;
       const li = document.createElement('li');
-      li.textContent = e.time.toFixed(2) + ' s  ' + e.type + (e.direction ? ' ' + e.direction : '') + (e.reason ? ' (' + e.reason + ')' : '');
+      li.textContent = e.time.toFixed(2) + ' s  ' + (e.type === 'unheard' ? e.why : e.type + (e.direction ? ' ' + e.direction : '') + (e.reason ? ' (' + e.reason + ')' : ''));
+      if (e.type === 'unheard') {
+        // A swing not heard, and why: shaded over the swing on the strip, greyed in the list.
+        li.className = 'unheard';
+        marks.push({ t: e.end, from: e.start, label: e.not === 'nod' ? 'not a yes' : 'not a no', unheard: true });
+      }
       const ol = $('events'); ol.prepend(li); while (ol.children.length > 200) ol.lastChild.remove();
       if (['look_start', 'look', 'nod', 'shake', 'face_found', 'face_lost', 'calibrated'].includes(e.type))
         marks.push({ t: e.time, label: e.type.replace('look_start', 'look') + (e.direction ? ' ' + e.direction : '') });
@@ -208,7 +214,11 @@ enum WebPage {
         samples.forEach((p, i) => i ? g.lineTo(X(p.t), Y(p[key])) : g.moveTo(X(p.t), Y(p[key]))); g.stroke();
       }
       g.lineWidth = 1; g.fillStyle = '#333'; g.font = '11px sans-serif';
-      for (const m of marks) { const x = X(m.t); g.strokeStyle = '#555'; g.beginPath(); g.moveTo(x, 0); g.lineTo(x, h); g.stroke(); g.fillText(m.label, x + 2, 12); }
+      for (const m of marks) {
+        const x = X(m.t);
+        if (m.unheard) { g.fillStyle = '#9e9e9e33'; g.fillRect(X(m.from), 0, x - X(m.from), h); g.fillStyle = '#757575'; g.fillText(m.label, X(m.from) + 2, h - 4); g.fillStyle = '#333'; continue; }
+        g.strokeStyle = '#555'; g.beginPath(); g.moveTo(x, 0); g.lineTo(x, h); g.stroke(); g.fillText(m.label, x + 2, 12);
+      }
     }
 
     function frame() { drawPlot(); drawStrip(); requestAnimationFrame(frame); }
@@ -287,6 +297,7 @@ enum WebPage {
       }
       const ul = $('fit-notes'); ul.textContent = '';
       for (const n of rep.notes) { const li = document.createElement('li'); li.textContent = n; ul.append(li); }
+      for (const [step, why] of Object.entries(rep.why_missed || {})) { const li = document.createElement('li'); li.textContent = step + ' prompt: ' + why; ul.append(li); }
       if (f.kept) text('fit-reply', 'Session kept: ' + f.kept);
       $('fit-save').disabled = !f.can_save;
       if (!f.can_save) text('fit-reply', 'nodwire run was started without --config: the proposal can be read here but not saved.');
