@@ -466,9 +466,10 @@ public struct GestureEngine: Sendable {
     /// Drops the swings under way: the face was lost, so its strokes cannot be finished.
     /// Swings that settled unheard, each reported once nothing else has explained it by `due`: an answer on the
     /// other axis, or a look made and confirmed (`discrete.confirm_delay` after the head rests), is what the
-    /// movement was, and then it is not reported. Except a stop at a turn shorter than a look held
-    /// (`zones.held_for`): a brief look down and back and a "yes" that stopped are the same movement, and the
-    /// person who meant the "yes" is told why it was a look.
+    /// movement was, and then it is not reported. Except where the look may have been a nod or shake: a swing of
+    /// two cycles or more (a look held and moved on from is split at its hold, so it is never one), or one that
+    /// stopped at a turn for less than a look is held (`zones.held_for`: a brief look down and back and a "yes"
+    /// that stopped are the same movement). The person who meant the answer is told why it was a look.
     private var unheard: [(swing: Unheard, due: Double)] = []
     /// When the engine last reported a nod or shake, and a look (any of its events).
     private var lastAnswer = -Double.infinity, lastLook = -Double.infinity
@@ -486,7 +487,8 @@ public struct GestureEngine: Sendable {
             // (a "yes, yes" with a stay at the top, a nod that set off gently), heard or not.
             if (u.swing.kind == .nod ? nodRecognizer : shakeRecognizer).isMoving { return true }
             let briefStop = u.swing.rule == .heldAtTurn && (u.swing.measured ?? .infinity) < heldFor
-            return u.swing.start <= lastAnswer || u.swing.start <= lastLook && !briefStop
+            let swung = u.swing.strokes >= 4
+            return u.swing.start <= lastAnswer || u.swing.start <= lastLook && !briefStop && !swung
         }
         guard !unheard.isEmpty else { return [] }
         var events: [GestureEvent] = []

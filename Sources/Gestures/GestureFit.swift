@@ -103,7 +103,8 @@ public struct FitScore: Sendable, Equatable {
     /// Nods or shakes where none was asked for (in the neutral or range steps).
     public var falseElsewhere = 0
     public var events: [GestureEvent] = []
-    /// For a missed nod or shake prompt, why the widest swing of that kind made during it was not heard.
+    /// For a missed nod or shake prompt, why the widest swing of that kind made during it (overlapping it) was not
+    /// heard.
     public var whyMissed: [FitStep: Unheard] = [:]
 
     public var clean: Bool { falseWhileTalking == 0 && falseElsewhere == 0 }
@@ -231,7 +232,7 @@ public enum GestureFit {
             if hit { score.found.append(s) } else { score.missed.append(s) }
             guard !hit, s == .nod || s == .shake else { continue }
             let unheard = events.compactMap(\.unheard).filter {
-                $0.kind == (s == .nod ? .nod : .shake) && span.lowerBound <= $0.start && $0.start <= span.upperBound
+                $0.kind == (s == .nod ? .nod : .shake) && span.lowerBound <= $0.end && $0.start <= span.upperBound
             }
             if let widest = unheard.max(by: { $0.range < $1.range }), widest.range > score.whyMissed[s]?.range ?? -1 {
                 score.whyMissed[s] = widest

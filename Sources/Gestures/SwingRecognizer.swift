@@ -431,10 +431,11 @@ struct SwingRecognizer: Sendable {
             }
             return report(found, ending: end, strokes: strokes)
         }
-        if let w = why {
-            let values = p[w.from...end].map(\.value)
+        // A reading that went on the same way was no swing (the head moved on in pieces): nothing to explain.
+        if let w = why, w.rule != .wentOnTheSameWay, case let values = p[w.from...end].map(\.value),
+           end - w.from >= 4 || values.max()! - values.min()! >= Self.unheardSingleShare * settings.singleRange {
             unheard = Unheard(kind: axis == .pitch ? .nod : .shake, rule: w.rule, measured: w.measured, allowed: w.allowed,
-                              range: values.max()! - values.min()!, start: p[w.from].left, end: p[end].arrived)
+                              range: values.max()! - values.min()!, strokes: end - w.from, start: p[w.from].left, end: p[end].arrived)
         }
         return nil
     }
@@ -460,6 +461,11 @@ struct SwingRecognizer: Sendable {
     /// A movement is explained when it is unheard only if it covers this many `min_amplitude`s end to end: a
     /// full stroke of the smallest answer, both ways. Smaller is the head's own jitter and tremor.
     static let unheardRange = 2.0
+    /// And a reading of it as a single out-and-back (under two cycles) only if it covers this share of
+    /// `single_range`: talking's small dips and sways are singles of a few degrees, which would otherwise be
+    /// explained every few seconds while a person talks (real talkers: 20 a minute at 2 `min_amplitude`s, 5 a
+    /// minute at half of `single_range`); a single that wide is one a person may have meant.
+    static let unheardSingleShare = 0.5
 
     /// Seconds a look is held (`zones.held_for`): a stop this long ends a movement, for explaining one.
     let lookHeld: Double

@@ -62,14 +62,17 @@ public struct Unheard: Sendable, Equatable {
     public var measured: Double?
     /// What the rule allows, in the same unit.
     public var allowed: Double?
-    /// Degrees end to end of the swing, and when it began and ended (seconds, the samples' clock).
+    /// Degrees end to end of the swing, its strokes (turning point to turning point), and when it began and ended
+    /// (seconds, the samples' clock).
     public var range: Double
+    public var strokes: Int
     public var start: Double
     public var end: Double
 
-    public init(kind: GestureKind, rule: Rule, measured: Double? = nil, allowed: Double? = nil, range: Double, start: Double, end: Double) {
+    public init(kind: GestureKind, rule: Rule, measured: Double? = nil, allowed: Double? = nil, range: Double, strokes: Int = 2,
+                start: Double, end: Double) {
         self.kind = kind; self.rule = rule; self.measured = measured; self.allowed = allowed
-        self.range = range; self.start = start; self.end = end
+        self.range = range; self.strokes = strokes; self.start = start; self.end = end
     }
 
     /// The config key of the setting that decided, when one does (`gestures.nod.max_hold`).

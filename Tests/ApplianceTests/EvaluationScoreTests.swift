@@ -52,7 +52,7 @@ final class EvaluationScoreTests: XCTestCase {
         XCTAssertEqual(score([ev(.nod, 120)], [seg(.nod, 100, 130)]).nod.repeated, 0)
     }
 
-    /// A missed nod or shake names why the widest swing of its kind that began in its window was not heard, so a
+    /// A missed nod or shake names why the widest swing of its kind over its window was not heard, so a
     /// report says where to look ("missed nod@100(held_at_turn)"); a swing elsewhere or of the other kind does not.
     func testAMissedAnswerSaysWhyItsSwingWasNotHeard() {
         func unheard(_ kind: GestureKind, _ rule: Unheard.Rule, startFrame: Int, range: Double, at frame: Int) -> GestureEvent {
@@ -64,11 +64,14 @@ final class EvaluationScoreTests: XCTestCase {
         let events = [unheard(.nod, .singleTooNarrow, startFrame: 102, range: 6, at: 140),
                       unheard(.nod, .heldAtTurn, startFrame: 110, range: 9, at: 150),
                       unheard(.shake, .lopsided, startFrame: 205, range: 20, at: 240),
+                      unheard(.nod, .oneSided, startFrame: 75, range: 4, at: 110),
                       unheard(.nod, .tooFast, startFrame: 500, range: 30, at: 530)]
         let s = score(events, [seg(.nod, 100, 130), seg(.nod, 200, 230), seg(.shake, 300, 330)])
         XCTAssertEqual(s.nod.missedAt, [100, 200])
-        XCTAssertEqual(s.nod.missedWhy, ["held_at_turn", ""], "the widest nod swing in the first window; none in the second")
-        XCTAssertEqual(s.shake.missedWhy, [""], "the shake swing began outside the shake's window")
+        XCTAssertEqual(s.nod.missedWhy, ["held_at_turn", ""], "the widest nod swing over the first window; none in the second")
+        XCTAssertEqual(s.shake.missedWhy, [""], "the shake swing was outside the shake's window")
+        let early = score([unheard(.nod, .oneSided, startFrame: 75, range: 4, at: 110)], [seg(.nod, 100, 130)])
+        XCTAssertEqual(early.nod.missedWhy, ["one_sided"], "a swing that began before the window and ran into it")
         XCTAssertEqual(s.nod.falseEvents + s.shake.falseEvents, 0, "an explanation is not an event")
         let report = ClipReport(name: "c", frames: 600, framesProcessed: 600, framesWithFace: 600, gestures: s, pose: nil)
         XCTAssertTrue(EvaluationReport.text(report).contains("missed nod@100(held_at_turn) nod@200 shake@300"), EvaluationReport.text(report))

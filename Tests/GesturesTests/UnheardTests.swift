@@ -92,6 +92,21 @@ final class UnheardTests: XCTestCase {
         XCTAssertTrue(small.events().of(.unheard).isEmpty)
     }
 
+    /// A slow wide "yes" that comes out as looks up and down (issue 10's first complaint) is still explained: two
+    /// cycles are what a nod makes and a look held never does, so the look does not explain them away.
+    func testASlowWideNodReadAsLooksIsStillExplained() throws {
+        var s = calibrated()
+        s.nod(amplitude: 16, period: 3.2, cycles: 2)
+        s.rest(2.5)
+        let events = s.events()
+        XCTAssertTrue(events.of(.nod).isEmpty, "\(events.kinds())")
+        XCTAssertFalse(events.of(.lookStart).isEmpty && events.of(.look).isEmpty, "read as looks: \(events.kinds())")
+        let u = try XCTUnwrap(unheard(events).first { $0.kind == .nod }, "\(events.kinds())")
+        XCTAssertGreaterThanOrEqual(u.strokes, 4)
+        XCTAssertEqual(u.rule, .strokeTooSlow, u.sentence)
+        XCTAssertEqual(u.setting, "gestures.nod.max_stroke")
+    }
+
     /// A face lost drops what was waiting to be explained: nothing is said about a face that is gone.
     func testAFaceLostDropsThePendingExplanation() {
         var s = calibrated()

@@ -9,7 +9,7 @@ struct KindScore: Equatable, Sendable {
     var missedAt: [Int] = []
     var falseAt: [Int] = []
     /// Nods and shakes: for each missed segment (as `missedAt`), the rule that turned away the widest swing of
-    /// its kind that began in its window (`Unheard.Rule`), or "" when no swing that wide was seen there.
+    /// its kind that overlapped its window (`Unheard.Rule`), or "" when no swing that wide was seen there.
     var missedWhy: [String] = []
     /// For each segment found, seconds from its labelled end to the first event that found it: how long the
     /// person waits after finishing (negative when a sustained answer is reported before it ends). Bounded by
@@ -79,7 +79,8 @@ struct GestureScore: Equatable, Sendable {
                 } else {
                     score.missedAt.append(s.start)
                     let why = events.compactMap(\.unheard).filter {
-                        $0.kind == kind && inWindow(s, Int(($0.start * frameRate).rounded()))
+                        $0.kind == kind && s.start - Self.before <= Int(($0.end * frameRate).rounded())
+                            && Int(($0.start * frameRate).rounded()) <= s.end + Self.after
                     }.max { $0.range < $1.range }
                     score.missedWhy.append(why?.rule.rawValue ?? "")
                 }
