@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Opens the setup page in headless Chromium over the DevTools protocol and checks what a person would see,
 from the DOM and from screenshots: the status running with a frame rate, the face present, a look in the
-event list, pose messages arriving and the blue dot moving on the screen, the held-look lines on the plot, the
+event list and a swing not heard explained there (clm_look's wide turn and back: "not a "no": ..."), pose messages arriving and the blue dot moving on the screen, the held-look lines on the plot, the
 camera's picture with its green face box, the outputs with their Pulse buttons; then presses Start in "Fit it to the person" (the clip
 is labelled, so the fit runs on it) and checks that the proposal appears with its score. Polls until every check holds at once or the deadline
 passes (a loaded machine is slow, not wrong), then writes a screenshot of the whole page and prints what it
@@ -23,6 +23,7 @@ READ_DOM = """JSON.stringify({
   fps: document.getElementById('fps').textContent,
   face: document.getElementById('face').textContent,
   events: [...document.querySelectorAll('#events li')].map(li => li.textContent).slice(0, 8),
+  unheard: [...document.querySelectorAll('#events li.unheard')].map(li => li.textContent).slice(0, 4),
   outputs: [...document.querySelectorAll('#outputs li')].map(li => li.textContent.trim()),
   poses: +(document.body.dataset.poses || 0),
   pictures: +(document.body.dataset.pictures || 0),
@@ -36,6 +37,8 @@ CHECKS = [
     ("a frame rate is shown", lambda s: s["fps"][:1].isdigit() and float(s["fps"]) > 0),
     ("the face is present", lambda s: s["face"] == "present"),
     ("a look is in the event list", lambda s: any("look" in e for e in s["events"])),
+    ("a swing not heard is explained there, with its setting",
+     lambda s: any(" s  not a " in e and "[gestures." in e for e in s["unheard"])),
     ("pose messages arrive", lambda s: s["poses"] > 20),
     ("the blue dot is on the screen and has moved", lambda s: s["dot_at"] is not None and s["dot_moved_px"] > 10),
     ("the held-look lines are drawn on the plot", lambda s: s["held_px"] > 40),
