@@ -164,14 +164,21 @@ READ_FIT = """JSON.stringify({
   visible: !document.getElementById('fit-result').hidden})"""
 
 
+def read(browser, expression):
+    """The page's answer to EXPRESSION, or None while it cannot give one: on a loaded machine the first reads can come
+    before the page has been built, and the expression then throws (a result without a value)."""
+    result = browser.call("Runtime.evaluate", expression=expression, returnByValue=True)["result"]
+    return json.loads(result["value"]) if "value" in result else None
+
+
 def fit(browser, deadline):
     """Presses Start in the guided fit and waits for the proposal; what it showed, and whether it is right."""
     browser.call("Runtime.evaluate", expression="document.getElementById('fit-start').click()")
     start, shown = time.monotonic(), {}
     while time.monotonic() - start < deadline:
         time.sleep(0.5)
-        shown = json.loads(browser.call("Runtime.evaluate", expression=READ_FIT, returnByValue=True)["result"]["value"])
-        if shown["state"] == "done" and shown["visible"] and shown["rows"] > 0:
+        shown = read(browser, READ_FIT) or {}
+        if shown.get("state") == "done" and shown.get("visible") and shown.get("rows", 0) > 0:
             break
     ok = shown.get("state") == "done" and shown.get("rows", 0) > 0 and "prompted gestures found" in shown.get("score", "")
     return ok, shown
@@ -187,7 +194,10 @@ def main():
         start, dots, failed, seen = time.monotonic(), [], [name for name, _ in CHECKS], {}
         while failed and time.monotonic() - start < deadline:
             time.sleep(0.5)
-            seen = json.loads(browser.call("Runtime.evaluate", expression=READ_DOM, returnByValue=True)["result"]["value"])
+            seen = read(browser, READ_DOM)
+            if seen is None:
+                seen = {}
+                continue
             look(browser, seen, dots)
             failed = [name for name, check in CHECKS if not check(seen)]
         seen["seconds"] = round(time.monotonic() - start, 1)
