@@ -463,7 +463,6 @@ public struct GestureEngine: Sendable {
         facing.removeAll()
     }
 
-    /// Drops the swings under way: the face was lost, so its strokes cannot be finished.
     /// Swings that settled unheard, each reported once nothing else has explained it by `due`: an answer on the
     /// other axis, or a look made and confirmed (`discrete.confirm_delay` after the head rests), is what the
     /// movement was, and then it is not reported. Except where the look may have been a nod or shake: a swing of
@@ -502,6 +501,7 @@ public struct GestureEngine: Sendable {
         return events
     }
 
+    /// Drops the swings under way: the face was lost, so its strokes cannot be finished.
     private mutating func forgetSwings() {
         unheard.removeAll()
         history.removeAll()

@@ -433,9 +433,10 @@ struct SwingRecognizer: Sendable {
         }
         // A reading that went on the same way was no swing (the head moved on in pieces): nothing to explain.
         if let w = why, w.rule != .wentOnTheSameWay, case let values = p[w.from...end].map(\.value),
-           end - w.from >= 4 || values.max()! - values.min()! >= Self.unheardSingleShare * settings.singleRange {
+           case let range = values.max()! - values.min()!,
+           end - w.from >= 4 || range >= Self.unheardSingleShare * settings.singleRange {
             unheard = Unheard(kind: axis == .pitch ? .nod : .shake, rule: w.rule, measured: w.measured, allowed: w.allowed,
-                              range: values.max()! - values.min()!, strokes: end - w.from, start: p[w.from].left, end: p[end].arrived)
+                              range: range, strokes: end - w.from, start: p[w.from].left, end: p[end].arrived)
         }
         return nil
     }

@@ -86,6 +86,13 @@ final class UnheardTests: XCTestCase {
         XCTAssertFalse(looks.of(.lookStart).isEmpty)
         XCTAssertTrue(looks.of(.unheard).isEmpty, "a look held is what it was: \(looks.kinds())")
 
+        // A quick look up and back is not a "yes" (it went up first), and the look is what it was.
+        var up = calibrated()
+        up.ramp(0.3, from: (0, 0), to: (0, 15)); up.ramp(0.3, from: (0, 15), to: (0, 0)); up.rest(2)
+        let ups = up.events()
+        XCTAssertFalse(ups.of(.look).isEmpty, "\(ups.kinds())")
+        XCTAssertTrue(ups.of(.unheard).isEmpty, "the look explains it: \(ups.compactMap(\.unheard).map(\.sentence))")
+
         var small = calibrated()
         small.nod(amplitude: 1.3, period: 0.6, cycles: 2)   // under two `min_amplitude`s end to end
         small.rest(2)
@@ -107,11 +114,27 @@ final class UnheardTests: XCTestCase {
         XCTAssertEqual(u.setting, "gestures.nod.max_stroke")
     }
 
+    /// "Yes, yes" with a stay at the top: the first dip alone comes to rest unheard (a single too narrow), but the
+    /// head moves on into the second before it is reported, and the pair is one "yes" with nothing said against it.
+    func testAYesYesWithAStayIsNotFirstCalledUnheard() {
+        var s = calibrated()
+        for _ in 0..<2 {
+            s.ramp(0.25, from: (0, 0), to: (0, -9)); s.ramp(0.25, from: (0, -9), to: (0, 0)); s.rest(0.3)
+        }
+        s.rest(2)
+        let events = s.events()
+        XCTAssertEqual(events.of(.nod).count, 1, "\(events.kinds())")
+        XCTAssertTrue(events.of(.unheard).isEmpty, "\(events.compactMap(\.unheard).map(\.sentence))")
+    }
+
     /// A face lost drops what was waiting to be explained: nothing is said about a face that is gone.
     func testAFaceLostDropsThePendingExplanation() {
         var s = calibrated()
         s.dip(amplitude: 8, duration: 0.7)
-        s.rest(0.25)
+        s.rest(0.4)   // rested (`settle`), not yet reported (`confirm_delay` after that)
+        var seen = s
+        seen.rest(1)
+        XCTAssertEqual(seen.events().of(.unheard).count, 1, "with the face still there it is explained")
         s.noFace(1)
         XCTAssertTrue(s.events().of(.unheard).isEmpty, "\(s.events().kinds())")
     }

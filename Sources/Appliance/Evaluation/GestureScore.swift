@@ -62,6 +62,10 @@ struct GestureScore: Equatable, Sendable {
     init(events: [GestureEvent], labels: ClipLabels, frameRate: Double) {
         let segments = labels.segments
         func inWindow(_ s: LabelSegment, _ frame: Int) -> Bool { s.start - Self.before <= frame && frame <= s.end + Self.after }
+        /// A swing not heard that overlapped the segment's window (its times in this clip's frames).
+        func overlapsWindow(_ s: LabelSegment, _ u: Unheard) -> Bool {
+            s.start - Self.before <= Int((u.end * frameRate).rounded()) && Int((u.start * frameRate).rounded()) <= s.end + Self.after
+        }
         let talking = segments.filter(\.label.isTalking)
         talkingSeconds = Double(talking.reduce(0) { $0 + $1.frameCount }) / frameRate
 
@@ -78,10 +82,7 @@ struct GestureScore: Equatable, Sendable {
                     firsts.insert(i)
                 } else {
                     score.missedAt.append(s.start)
-                    let why = events.compactMap(\.unheard).filter {
-                        $0.kind == kind && s.start - Self.before <= Int(($0.end * frameRate).rounded())
-                            && Int(($0.start * frameRate).rounded()) <= s.end + Self.after
-                    }.max { $0.range < $1.range }
+                    let why = events.compactMap(\.unheard).filter { $0.kind == kind && overlapsWindow(s, $0) }.max { $0.range < $1.range }
                     score.missedWhy.append(why?.rule.rawValue ?? "")
                 }
             }
