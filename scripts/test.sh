@@ -4,7 +4,8 @@
 # headless Chromium on `nodwire run` playing a clip; its screenshot goes to a temporary folder), and a short
 # fuzzing run of the Y4M and PGM readers.
 # The accuracy floors also cover the synthetic dev set when it is rendered (scripts/synth-dev.sh);
-# NODWIRE_RENDER_SYNTH=1 renders it first (~10 minutes the first time).
+# NODWIRE_RENDER_SYNTH=1 renders it first (~10 minutes the first time). The real PyPI clips
+# (scripts/realclips.sh) are used when fetched (NODWIRE_REALCLIPS, default ~/.cache/nodwire/realclips/clips).
 # Ends with a summary: how many XCTests ran, passed, failed and were skipped, and where the skipped ones run
 # (the hardware tests need a GPIO chip and a camera: hardware/ci-hil.sh runs them in a VM with NODWIRE_HW=1).
 # The browser check and the fuzz run happen even when a test failed; the exit status is non-zero if any failed.
@@ -18,6 +19,9 @@ else
     NODWIRE_SYNTH_DEV=${NODWIRE_SYNTH_DEV:-$(scripts/synth-dev.sh --if-rendered)}
 fi
 export NODWIRE_SYNTH_DEV
+# The real PyPI clips, when scripts/realclips.sh has fetched them (out of CI): nods laid over real faces (ModelledNodTests).
+realclips=${REALCLIPS_DIR:-$HOME/.cache/nodwire/realclips}/clips
+if [ -z "${NODWIRE_REALCLIPS:-}" ] && [ -d "$realclips" ]; then export NODWIRE_REALCLIPS=$realclips; fi
 swift build --build-tests
 [ -z "${NODWIRE_BUILD_STAMP:-}" ] || touch "$NODWIRE_BUILD_STAMP"
 # One process for all the tests (not --parallel): only then does XCTest report which tests were skipped.

@@ -341,6 +341,14 @@ struct SwingRecognizer: Sendable {
     /// nod, or whose nose base hides behind its tip (the rendered astronaut: its pitch hardly follows its
     /// nods), is not judged so.
     static let minFaceCornerCorrelation = 0.5
+    /// Nor a face that hardly moved before its nod: its fit is judged only once the pitch it holds varied this much
+    /// (standard deviation, degrees). Over a face sitting still (0.4-0.9° on the real clips) the corners and the nose
+    /// move together with jitter and blinks (a blink moves the eye corners and, with them, the eye line the pitch is read
+    /// from), not with a head turning: the first seconds of real faces sitting still fitted 1.75-2 times the corners'
+    /// slope over a nod, at correlations of 0.6-0.8 (the real clm_look's first 5 s: 2.0 at 0.78; his looks down and up
+    /// then bring it to 0.56), and turned their nods away. Talking faces vary 1.4-2.9° (rendered) and 2.3-5° (real).
+    /// 1.5°, the nod's default `hysteresis`: less is the pose's jitter. docs/gestures.md "A face seen only still".
+    static let minFaceFitDeviation = 1.5
     /// A nod on a face not yet watched long enough before it to judge by the face's own fit (`faceCorners(for:)`):
     /// the correlation of its eye corners with its pitch over the nod itself must be at least this. A nod is the
     /// whole head turning, so the corners follow the nose: every nod here gave 0.82-1.0 seen as the face was
@@ -803,16 +811,23 @@ struct SwingRecognizer: Sendable {
         guard travel <= maxTranslation else { return .unheard(.bodyMoved, measured: travel, allowed: maxTranslation) }
         if vlo <= vhi { guard shi - slo >= Self.minSightShare * (vhi - vlo) else { return .unheard(.cameraMoved) } }
         if let carry = carried.faceWidthsPerRadian, let error = carried.slopeError {
-            guard carry - Self.carryErrors * error >= Self.minCarry else { return .unheard(.eyesNotCarried) }
+            guard carry - Self.carryErrors * error >= Self.minCarry else {
+                return .unheard(.eyesNotCarried, measured: carry - Self.carryErrors * error, allowed: Self.minCarry)
+            }
         }
         let (face, before) = faceCorners(for: p[a].left, first: span.lowerBound, samples: cornered.count, h)
-        if let faceSlope = face.slope, let r = face.correlation, r >= Self.minFaceCornerCorrelation, let own = cornered.slope, let error = cornered.slopeError {
+        if face.deviationX >= Self.minFaceFitDeviation, let faceSlope = face.slope, let r = face.correlation, r >= Self.minFaceCornerCorrelation, let own = cornered.slope, let error = cornered.slopeError {
             // Each slope is given its own standard error: the nod's may be that much steeper, the face's that much
             // shallower (a face whose corners answer up and down unequally fits loosely).
-            guard own + error >= Self.minCornerShare * (faceSlope - (face.slopeError ?? 0)) else { return .unheard(.cornersDidNotFollow) }
+            let faceLeast = faceSlope - (face.slopeError ?? 0)
+            guard own + error >= Self.minCornerShare * faceLeast else {
+                return .unheard(.cornersDidNotFollow, measured: faceLeast > 0 ? (own + error) / faceLeast : nil, allowed: Self.minCornerShare)
+            }
         }
         // Without the face's fit from before, the nod's own corners are the evidence that the head turned.
-        if axis == .pitch, !before, let r = cornered.correlation { guard r >= Self.minOwnCornerCorrelation else { return .unheard(.cornersDidNotFollow) } }
+        if axis == .pitch, !before, let r = cornered.correlation {
+            guard r >= Self.minOwnCornerCorrelation else { return .unheard(.cornersDidNotFollow, measured: r, allowed: Self.minOwnCornerCorrelation) }
+        }
         return .heard(Found(cycles: max(1, strokes / 2)))
     }
 }
@@ -828,6 +843,8 @@ struct LineFit: Sendable {
     }
 
     private var spreadX: Double { sxx - sx * sx / n }
+    /// The standard deviation of the x values added (0 with none).
+    var deviationX: Double { n > 0 ? (max(0, spreadX) / n).squareRoot() : 0 }
     private var spreadY: Double { syy - sy * sy / n }
     private var together: Double { sxy - sx * sy / n }
 

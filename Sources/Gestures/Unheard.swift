@@ -128,8 +128,10 @@ public struct Unheard: Sendable, Equatable {
         case .turnedAway: why = "the head was \(n(m, "°")) off facing the camera, more than \(n(a, "°"))"
         case .bodyMoved: why = "the face travelled \(n(m, "")) face widths, more than \(n(a, "")) (a body moving)"
         case .cameraMoved: why = "the picture moved but the face hardly turned in it"
-        case .eyesNotCarried: why = "the eyes did not move with it (the face changed shape)"
-        case .cornersDidNotFollow: why = "the eye corners did not follow it (the nose moved, not the head)"
+        case .eyesNotCarried:
+            why = "the eyes did not move with it" + (m.map { _ in " (\(n(m, "")) face widths a radian, under \(n(a, "")))" } ?? "") + ": the face changed shape"
+        case .cornersDidNotFollow:
+            why = "the eye corners did not follow it" + (m.map { _ in " (\(n(m, "")), under \(n(a, "")))" } ?? "") + ": the nose moved, not the head"
         }
         return "\(what): \(why)" + (setting.map { " [\($0)]" } ?? "")
     }

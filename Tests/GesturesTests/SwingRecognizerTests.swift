@@ -519,6 +519,15 @@ final class SwingRecognizerTests: XCTestCase {
                                                cornersKnown: corners != .unknown)
             let expected = corners == .follow || corners == .unknown ? 1 : 0
             XCTAssertEqual(events.of(.nod).count, expected, "corners \(corners): \(events.gestures)")
+            // Why, with its numbers: the share of the face's slope the corners followed, against `minCornerShare`.
+            if corners == .half, let why = events.first(where: { $0.kind == .unheard })?.unheard {
+                XCTAssertEqual(why.rule, .cornersDidNotFollow)
+                XCTAssertEqual(why.allowed, SwingRecognizer.minCornerShare)
+                XCTAssertLessThan(why.measured ?? 1, SwingRecognizer.minCornerShare)
+                XCTAssertTrue(why.sentence.contains("the eye corners did not follow it (0."), why.sentence)
+            } else if corners == .half {
+                XCTFail("the half-following nod was not explained: \(events.map(\.kind))")
+            }
         }
     }
 
@@ -530,6 +539,35 @@ final class SwingRecognizerTests: XCTestCase {
         for loose in [false, true] {
             let events = Self.lookAboutThenNod(share: 0.7, scatterBefore: loose ? 0.006 : 0.0015)
             XCTAssertEqual(events.of(.nod).count, loose ? 1 : 0, "loose \(loose): \(events.gestures)")
+        }
+    }
+
+    /// A face sitting still has no fit of how its eye corners follow its head: over its few tenths of a degree they move
+    /// with the nose only through jitter and blinks, which move the corners and the eye line the pitch is read from
+    /// together (here every 1.3 s, five frames of +1.2° read and +0.006 eye distances of corner drop: a fit five times as
+    /// steep as a head turning, at a correlation near 0.8, as real still faces gave). Its ±5° nod, whose corners follow at
+    /// a head's rate, is a nod; judged against that fit (`minFaceFitDeviation` taken away), it was "the corners did not
+    /// follow". What still guards a still face: a nose moving alone does not carry the eyes (`minCarry`).
+    func testAStillFaceIsNoReferenceForANodsEyeCorners() {
+        for (headTurns, expected) in [(true, 1), (false, 0)] {
+            var engine = GestureEngine()
+            var events: [GestureEvent] = []
+            var noise = SplitMix(state: 13)
+            for i in 0..<270 {
+                let t = Double(i) / 30
+                let blink = t < 5 && t.truncatingRemainder(dividingBy: 1.3) < 5.0 / 30 ? 1.0 : 0
+                let nod = t >= 5 && t < 6.6 ? -5 * sin(2 * .pi * (t - 5) / 0.8) : 0
+                let pitch = 1.2 * blink + nod + noise.gaussian(0.15)
+                // A head turning: 0.0015 eye distances of corner drop and 0.3 face widths of eye travel a radian.
+                let drop = 0.05 + 0.006 * blink + 0.0015 * (headTurns ? nod : 0) + noise.gaussian(0.0005)
+                let eyesUp = -240 + (headTurns ? 0.3 * 120 * nod * .pi / 180 : 0) + noise.gaussian(0.3)
+                let pose = HeadPose(yaw: noise.gaussian(0.2), pitch: pitch, pointerX: 320, pointerY: -eyesUp, faceSize: 120,
+                                    eyesRight: -320, eyesUp: eyesUp, cornerDrop: drop)
+                events += engine.process(HeadSample(frame: i, time: t, pose: pose))
+            }
+            XCTAssertEqual(events.of(.nod).count, expected, "head turns \(headTurns): \(events.gestures)")
+            let why = events.first { $0.kind == .unheard }?.unheard?.rule
+            if !headTurns { XCTAssertEqual(why, .eyesNotCarried, "\(events.gestures)") }
         }
     }
 
