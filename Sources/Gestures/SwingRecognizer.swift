@@ -810,10 +810,8 @@ struct SwingRecognizer: Sendable {
         }
         guard travel <= maxTranslation else { return .unheard(.bodyMoved, measured: travel, allowed: maxTranslation) }
         if vlo <= vhi { guard shi - slo >= Self.minSightShare * (vhi - vlo) else { return .unheard(.cameraMoved) } }
-        if let carry = carried.faceWidthsPerRadian, let error = carried.slopeError {
-            guard carry - Self.carryErrors * error >= Self.minCarry else {
-                return .unheard(.eyesNotCarried, measured: carry - Self.carryErrors * error, allowed: Self.minCarry)
-            }
+        if let carry = carried.faceWidthsPerRadian, let error = carried.slopeError, case let shown = carry - Self.carryErrors * error {
+            guard shown >= Self.minCarry else { return .unheard(.eyesNotCarried, measured: shown, allowed: Self.minCarry) }
         }
         let (face, before) = faceCorners(for: p[a].left, first: span.lowerBound, samples: cornered.count, h)
         if face.deviationX >= Self.minFaceFitDeviation, let faceSlope = face.slope, let r = face.correlation, r >= Self.minFaceCornerCorrelation, let own = cornered.slope, let error = cornered.slopeError {

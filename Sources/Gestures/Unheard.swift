@@ -129,9 +129,9 @@ public struct Unheard: Sendable, Equatable {
         case .bodyMoved: why = "the face travelled \(n(m, "")) face widths, more than \(n(a, "")) (a body moving)"
         case .cameraMoved: why = "the picture moved but the face hardly turned in it"
         case .eyesNotCarried:
-            why = "the eyes did not move with it" + (m.map { _ in " (\(n(m, "")) face widths a radian, under \(n(a, "")))" } ?? "") + ": the face changed shape"
+            why = "the eyes did not move with it" + (m == nil ? "" : " (\(n(m, "")) face widths a radian, under \(n(a, "")))") + ": the face changed shape"
         case .cornersDidNotFollow:
-            why = "the eye corners did not follow it" + (m.map { _ in " (\(n(m, "")), under \(n(a, "")))" } ?? "") + ": the nose moved, not the head"
+            why = "the eye corners did not follow it" + (m == nil ? "" : " (\(n(m, "")), under \(n(a, "")))") + ": the nose moved, not the head"
         }
         return "\(what): \(why)" + (setting.map { " [\($0)]" } ?? "")
     }

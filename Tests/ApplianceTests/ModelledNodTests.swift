@@ -8,8 +8,8 @@ import XCTest
 /// a real clip, frame by frame, with a nod added as a head turning about its neck would add it. No real nod is filmed
 /// here, but the faces' jitter, blinks, talking and expressions are real, and they are what a nod is judged against.
 /// The nod: a `cycles`-cycle dip of `amplitude` true degrees at `hz`; the nose reads it `noseScale` times (the five
-/// points read real faces' pitch 1-2 times the truth, docs/vision.md), the eye corners at `cornerDropPerDegree`, the eyes carried 0.35 face widths a radian (the real
-/// clm_look's 0.23 a read radian, his nose reading 1.5 times). Needs the real clips (`scripts/realclips.sh`) in
+/// points read real faces' pitch 1-2 times the truth, docs/vision.md), the eye corners follow it at
+/// `cornerDropPerDegree`, the eyes are carried `eyeCarry`. Needs the real clips (`scripts/realclips.sh`) in
 /// NODWIRE_REALCLIPS; out of CI, as they are. docs/gestures.md "A face seen only still".
 final class ModelledNodTests: XCTestCase {
     struct Nod { var amplitude: Double; var hz: Double; var cycles: Int }
@@ -17,15 +17,17 @@ final class ModelledNodTests: XCTestCase {
     /// rendered sweeps, and with it the real clm_look's corners read his look down as MediaPipe's mesh does (docs/vision.md
     /// "The eye corners").
     static let cornerDropPerDegree = 0.00155
+    /// Face widths the eyes travel down the picture a radian of true nod: the real clm_look's 0.23 a radian of read
+    /// pitch, his nose reading it 1.5 times.
+    static let eyeCarry = 0.35
     /// Small and large, quick and slow, one to three cycles.
     static let nods = [Nod(amplitude: 8, hz: 1.5, cycles: 2), Nod(amplitude: 12, hz: 1.2, cycles: 2), Nod(amplitude: 16, hz: 0.8, cycles: 1),
                        Nod(amplitude: 10, hz: 2, cycles: 3), Nod(amplitude: 20, hz: 0.7, cycles: 1), Nod(amplitude: 6, hz: 2, cycles: 2)]
 
+    /// What the gesture engine is given for each frame of the recording at `path`.
     static func samples(_ path: String) throws -> [HeadSample] {
-        let s = ReplayTests.withModel(NodwireConfig())
-        let processor = try FaceProcessor(settings: s.vision)
         var out: [HeadSample] = []
-        _ = try Replay(file: path, settings: s, processor: processor, budget: nil).run(onFrame: { out.append(HeadSample($0)) }) { _ in }
+        _ = try ReplayTests.replay(path, onFrame: { out.append(HeadSample($0)) })
         return out
     }
 
@@ -37,7 +39,7 @@ final class ModelledNodTests: XCTestCase {
             let dip = -nod.amplitude * (1 - cos(2 * .pi * (s.time - start) * nod.hz)) / 2   // true degrees, down negative
             p.pitch += noseScale * dip; p.sightPitch += noseScale * dip
             p.cornerDrop = p.cornerDrop.map { $0 + cornerDropPerDegree * dip }
-            let fall = p.faceSize * 0.35 * dip * .pi / 180                                // pixels, down negative
+            let fall = p.faceSize * eyeCarry * dip * .pi / 180                            // pixels, down negative
             p.eyesUp = p.eyesUp.map { $0 + fall }
             p.pointerY -= fall
             return HeadSample(frame: s.frame, time: s.time, pose: p, newFace: s.newFace)
@@ -67,10 +69,11 @@ final class ModelledNodTests: XCTestCase {
         return (heard, made, unmodified)
     }
 
-    /// Three real people sitting still (two men facing a phone camera, one with glasses; a bald man in a shopping centre
-    /// who smiles broadly): a nod laid over them is heard nine times in ten, their own stillness never. Their first seconds' eye
-    /// corners follow their read pitch 1.75-2 times as steeply as over a head turning (jitter and blinks), and a fit made
-    /// of that turned 7 of the office man's 25 nods away before `SwingRecognizer.minFaceFitDeviation` (58 of 84 in all).
+    /// Three real people sitting still (two men facing a phone camera, one with glasses; a bald man in a shopping
+    /// centre who smiles broadly): a nod laid over them is heard nine times in ten, their own stillness never. Their
+    /// first seconds' eye corners follow their read pitch 1.75-2 times as steeply as over a head turning (jitter and
+    /// blinks), and a fit made of that turned 18 of the first man's 25 nods away before
+    /// `SwingRecognizer.minFaceFitDeviation` (58 of 84 heard in all).
     func testANodLaidOverARealStillFaceIsHeard() throws {
         guard let dir = ProcessInfo.processInfo.environment["NODWIRE_REALCLIPS"] else {
             throw XCTSkip("set NODWIRE_REALCLIPS to the real clips (scripts/realclips.sh: ~/.cache/nodwire/realclips/clips)")

@@ -20,13 +20,13 @@ final class ReplayTests: XCTestCase {
     }
 
     /// The whole pipeline on the recording at `path`, as `nodwire replay` runs it (every frame, or governed by
-    /// `budget` as `--budget` does): its events and summary.
-    static func replay(_ path: String, settings: NodwireConfig = NodwireConfig(),
-                       budget: BudgetSettings? = nil) throws -> (events: [GestureEvent], summary: Replay.Summary) {
+    /// `budget` as `--budget` does): its events and summary; `onFrame` sees each frame's vision result.
+    static func replay(_ path: String, settings: NodwireConfig = NodwireConfig(), budget: BudgetSettings? = nil,
+                       onFrame: (FrameResult) throws -> Void = { _ in }) throws -> (events: [GestureEvent], summary: Replay.Summary) {
         let s = withModel(settings)
         let processor = try FaceProcessor(settings: s.vision)
         var out: [GestureEvent] = []
-        let summary = try Replay(file: path, settings: s, processor: processor, budget: budget).run { out.append($0) }
+        let summary = try Replay(file: path, settings: s, processor: processor, budget: budget).run(onFrame: onFrame) { out.append($0) }
         return (out, summary)
     }
 

@@ -520,13 +520,12 @@ final class SwingRecognizerTests: XCTestCase {
             let expected = corners == .follow || corners == .unknown ? 1 : 0
             XCTAssertEqual(events.of(.nod).count, expected, "corners \(corners): \(events.gestures)")
             // Why, with its numbers: the share of the face's slope the corners followed, against `minCornerShare`.
-            if corners == .half, let why = events.first(where: { $0.kind == .unheard })?.unheard {
-                XCTAssertEqual(why.rule, .cornersDidNotFollow)
-                XCTAssertEqual(why.allowed, SwingRecognizer.minCornerShare)
-                XCTAssertLessThan(why.measured ?? 1, SwingRecognizer.minCornerShare)
-                XCTAssertTrue(why.sentence.contains("the eye corners did not follow it (0."), why.sentence)
-            } else if corners == .half {
-                XCTFail("the half-following nod was not explained: \(events.map(\.kind))")
+            if corners == .half {
+                let why = events.first { $0.kind == .unheard }?.unheard
+                XCTAssertEqual(why?.rule, .cornersDidNotFollow, "\(events.map(\.kind))")
+                XCTAssertEqual(why?.allowed, SwingRecognizer.minCornerShare)
+                XCTAssertLessThan(why?.measured ?? 1, SwingRecognizer.minCornerShare)
+                XCTAssertTrue(why?.sentence.contains("the eye corners did not follow it (0.") == true, why?.sentence ?? "none")
             }
         }
     }
