@@ -301,6 +301,10 @@ public struct GestureEngine: Sendable {
                 if let c = candidate, t - c.since >= settings.continuous.dwell, !quiet, !swinging, pendingHome == nil, facing.isEmpty {
                     state.activeLook = b
                     out.append(event(.lookStart, direction: b, distance: Self.distance(offset, b)))
+                    // A single "no" through a turn held this long is a look one way and then the other. Not a
+                    // "yes": a slow, deep one may hold its bottom long enough to start a look down and is still
+                    // one (docs/gestures.md "A single no and two looks").
+                    if !vertical { shakeRecognizer.lookStarted(at: t) }
                     candidate = nil
                 }
             } else if beyond == nil || posture {

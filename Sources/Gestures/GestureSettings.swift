@@ -94,7 +94,9 @@ public struct GestureSettings: Sendable, Equatable {
         /// A single out-and-back (one or one-and-a-half stroke pairs) counts as a gesture: a slow, deliberate
         /// "yes" often is one. Off: two cycles are needed, which never fire on a talker's head dip.
         public var single = true
-        /// Degrees, top to bottom, a single out-and-back must cover: more than a talker's emphasis dip (4-8°).
+        /// Degrees, end to end, a single out-and-back must cover: for a nod more than a talker's emphasis dip
+        /// (4-8°); for a shake as far as a look to each side (twice the 12° yaw threshold), held to neither: a
+        /// single swing that held a look at its turn is two looks (`SwingRecognizer.lookStarted(at:)`).
         public var singleRange: Double
         /// Most cycles a second (strokes / 2 / time): a nod is at most ~3.5 Hz, laughing shakes faster.
         public var maxRate = 3.8
@@ -174,7 +176,7 @@ public struct GestureSettings: Sendable, Equatable {
     public var continuous = Continuous()
     public var discrete = Discrete()
     public var nod = Swing(minAmplitude: 2, singleRange: 12, maxCrossRatio: 0.5, maxOtherAngle: 25, contrast: 0.7)
-    public var shake = Swing(minAmplitude: 3, singleRange: 36, maxCrossRatio: 0.35, maxOtherAngle: 30, contrast: 0.55)
+    public var shake = Swing(minAmplitude: 3, singleRange: 24, maxCrossRatio: 0.35, maxOtherAngle: 30, contrast: 0.55)
     /// After a nod or shake, nothing else fires for this long (s): one event per gesture.
     public var refractory = 1.2
     public var proportional = Proportional()

@@ -278,6 +278,7 @@ struct SwingRecognizer: Sendable {
         unheard = nil
         home = false
         engaged = false
+        lastLookStart = -.infinity
         waiting = nil
         answerHold = 0
         notBefore = -.infinity
@@ -285,6 +286,15 @@ struct SwingRecognizer: Sendable {
 
     /// Nothing that began before `time` may be part of a gesture (another gesture was reported).
     mutating func consume(until time: Double) { notBefore = max(notBefore, time); waiting = nil }
+
+    /// When a continuous look last started on this axis (`look_start`, told by the engine): the head held a turn
+    /// long enough to be a look, and the look was reported. A single out-and-back through that turn is the person
+    /// looking one way and then the other, not an answer (the real clm_look turning right 17° and left 14°, each
+    /// held long enough for a `look_start`, and back). Two cycles or more are an answer whatever their first turn
+    /// looked like: a slow wide "no" may start a look at its first extreme and then swing on. docs/gestures.md
+    /// "A single no and two looks".
+    private var lastLookStart = -Double.infinity
+    mutating func lookStarted(at time: Double) { lastLookStart = time }
 
     /// True while this axis is in a swing big enough to be part of a gesture (for holding back looks): a
     /// stroke of `minAmplitude`, and at least twice the hysteresis, so a held look's creep and tremor
@@ -756,6 +766,7 @@ struct SwingRecognizer: Sendable {
             // the face was found and is seen whole but for where it set off (`singleSeenWhole`).
             guard s.single else { return .unheard(.singlesOff) }
             guard range >= s.singleRange else { return .unheard(.singleTooNarrow, measured: range, allowed: s.singleRange) }
+            guard lastLookStart < p[a].left || lastLookStart > p[b].arrived else { return .unheard(.heldALook) }
             guard p[a].rested(s.settle) || (seenFromMidStroke && singleSeenWhole(p, from: a, to: b, settled: settled)) else {
                 return .unheard(.singleNotFromRest)
             }

@@ -32,6 +32,9 @@ public struct Unheard: Sendable, Equatable {
         case singlesOff = "singles_off"
         /// A single out-and-back narrower than `single_range`.
         case singleTooNarrow = "single_too_narrow"
+        /// A single out-and-back that held a look at its turn, and the look was reported (`continuous.dwell`): a
+        /// look one way and then the other.
+        case heldALook = "held_a_look"
         /// A single out-and-back that did not set off from a rest (`settle`): talking's dips follow one another.
         case singleNotFromRest = "single_not_from_rest"
         /// A "yes" must go down from where the head rested: this went up and came back.
@@ -80,6 +83,7 @@ public struct Unheard: Sendable, Equatable {
         let own = "gestures.\(kind == .shake ? "shake" : "nod")."
         switch rule {
         case .tooSoon: return own + "contrast_window"
+        case .heldALook: return "gestures.continuous.dwell"
         case .strokeTooSlow: return own + "max_stroke"
         case .heldAtTurn: return own + "max_hold"
         case .strokeTooSmall: return own + "min_amplitude"
@@ -109,6 +113,7 @@ public struct Unheard: Sendable, Equatable {
         let why: String
         switch rule {
         case .tooSoon: why = "it began within \(n(a, " s")) of an answer or of the face coming back"
+        case .heldALook: why = "the head held a look at its turn, and the look was reported"
         case .strokeTooSlow: why = "a stroke took \(n(m, " s")), longer than \(n(a, " s"))"
         case .heldAtTurn: why = "the head stayed \(n(m, " s")) at a turn, longer than \(n(a, " s")) (a look)"
         case .wentOnTheSameWay: why = "the head stopped and went on the same way"

@@ -94,10 +94,21 @@ final class RealMotionTests: XCTestCase {
         XCTAssertEqual(nod.map(\.kind), [.nod], "\(nod)")
     }
 
-    /// One turn right and left is two looks, not a "no" (`shake.single_range` 36°: he covers 33°).
-    func testARealTurnOneWayAndTheOtherIsNotAShake() throws {
-        let turned = try Self.gestures(Self.replay(Self.still + Self.turn(2) + Self.still), from: 40)
+    /// His turn right and left at his own speed is two looks, not a "no": he holds each side long enough for a
+    /// `look_start` (33° end to end, past `shake.single_range`; docs/gestures.md "A single no and two looks").
+    func testARealTurnOneWayAndTheOtherIsTwoLooks() throws {
+        let turned = try Self.gestures(Self.replay(Self.still + Self.turn(1) + Self.still), from: 40)
         XCTAssertFalse(turned.contains { [.nod, .shake].contains($0.kind) }, "\(turned)")
+        XCTAssertEqual(turned.filter { $0.kind == .lookStart }.map(\.direction), [.right, .left], "\(turned)")
+    }
+
+    /// The same turn at twice and three times his speed holds neither side (no `look_start`): one swing through
+    /// both, a "no" (it was a single `look` left, his turn right unreported, while a single "no" had to cover 36°).
+    func testARealQuickTurnOneWayAndTheOtherIsANo() throws {
+        for step in [2, 3] {
+            let turned = try Self.gestures(Self.replay(Self.still + Self.turn(step) + Self.still), from: 40)
+            XCTAssertEqual(turned.map(\.kind), [.shake], "every \(step) frames: \(turned)")
+        }
     }
 
     /// Found mid-nod: his dips from the first frame, three times, then still. The head model and calibration

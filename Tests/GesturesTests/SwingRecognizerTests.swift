@@ -796,21 +796,26 @@ final class SwingRecognizerTests: XCTestCase {
         XCTAssertTrue(s.events().of(.nod).isEmpty && s.events().of(.shake).isEmpty, "\(s.events().gestures)")
     }
 
-    /// A look to the right, then to the left, then back (each past the look threshold) is two looks, not a
-    /// "no": a single shake has to be wider than that.
-    func testLookRightThenLeftThenBackIsNotAShake() {
+    /// A single "no" swings as far as a look to each side (`shake.single_range` 24°, twice the yaw threshold)
+    /// without holding either: right 16°, left 15° and back in 1.5 s is one; ±10° once is not (two cycles are).
+    func testASingleNoSwingsAsFarAsALookEachWay() {
         var s = Stream()
         s.rest(1.5)
         s.ramp(0.4, from: (0, 0), to: (16, 0))
         s.ramp(0.7, from: (16, 0), to: (-15, 0))
         s.ramp(0.4, from: (-15, 0), to: (0, 0))
         s.rest(1.5)
-        XCTAssertTrue(s.events().of(.shake).isEmpty, "\(s.events().gestures)")
-        var wide = Stream()
-        wide.rest(1.5)
-        wide.shake(amplitude: 22, period: 1.2, cycles: 1)
-        wide.rest(1.5)
-        XCTAssertEqual(wide.events().of(.shake).count, 1, "a wide single shake is a no")
+        XCTAssertEqual(s.events().of(.shake).count, 1, "\(s.events().gestures)")
+        var narrow = Stream()
+        narrow.rest(1.5)
+        narrow.shake(amplitude: 10, period: 1.2, cycles: 1)
+        narrow.rest(1.5)
+        XCTAssertTrue(narrow.events().of(.shake).isEmpty, "\(narrow.events().gestures)")
+        var twice = Stream()
+        twice.rest(1.5)
+        twice.shake(amplitude: 10, period: 1.2, cycles: 2)
+        twice.rest(1.5)
+        XCTAssertEqual(twice.events().of(.shake).count, 1, "\(twice.events().gestures)")
     }
 
     /// A "yes" goes down first. Tipping the head back and returning is not one, nor is the pose folding at
