@@ -83,7 +83,6 @@ public struct Unheard: Sendable, Equatable {
         let own = "gestures.\(kind == .shake ? "shake" : "nod")."
         switch rule {
         case .tooSoon: return own + "contrast_window"
-        case .heldALook: return "gestures.continuous.dwell"
         case .strokeTooSlow: return own + "max_stroke"
         case .heldAtTurn: return own + "max_hold"
         case .strokeTooSmall: return own + "min_amplitude"
@@ -92,6 +91,7 @@ public struct Unheard: Sendable, Equatable {
         case .tooFast: return own + "max_rate"
         case .singlesOff: return own + "single"
         case .singleTooNarrow: return own + "single_range"
+        case .heldALook: return "gestures.continuous.dwell"
         case .singleNotFromRest: return own + "settle"
         case .notStandingOut: return own + "contrast"
         case .otherAxisMoved: return own + "max_cross_ratio"
@@ -113,7 +113,6 @@ public struct Unheard: Sendable, Equatable {
         let why: String
         switch rule {
         case .tooSoon: why = "it began within \(n(a, " s")) of an answer or of the face coming back"
-        case .heldALook: why = "the head held a look at its turn, and the look was reported"
         case .strokeTooSlow: why = "a stroke took \(n(m, " s")), longer than \(n(a, " s"))"
         case .heldAtTurn: why = "the head stayed \(n(m, " s")) at a turn, longer than \(n(a, " s")) (a look)"
         case .wentOnTheSameWay: why = "the head stopped and went on the same way"
@@ -125,6 +124,7 @@ public struct Unheard: Sendable, Equatable {
         case .tooFast: why = "\(n(m, "")) cycles a second is faster than \(n(a, ""))"
         case .singlesOff: why = "a single out-and-back, and singles are off: two are needed"
         case .singleTooNarrow: why = "a single out-and-back of \(n(m, "°")) is narrower than \(n(a, "°"))"
+        case .heldALook: why = "the head held a look at its turn, and the look was reported"
         case .singleNotFromRest: why = "a single out-and-back that did not set off from a rest"
         case .notDown: why = "it went up first, not down"
         case .notHome: why = "it ended \(n(m, "°")) from where it set off, more than \(n(a, "°"))"
