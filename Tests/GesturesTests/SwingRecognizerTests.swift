@@ -797,7 +797,8 @@ final class SwingRecognizerTests: XCTestCase {
     }
 
     /// A single "no" swings as far as a look to each side (`shake.single_range` 24°, twice the yaw threshold)
-    /// without holding either: right 16°, left 15° and back in 1.5 s is one; ±10° once is not (two cycles are).
+    /// without holding either: right 16°, left 15° and back in 1.5 s is one, and ±22° once; ±10° once is not (two
+    /// cycles are).
     func testASingleNoSwingsAsFarAsALookEachWay() {
         var s = Stream()
         s.rest(1.5)
@@ -816,6 +817,11 @@ final class SwingRecognizerTests: XCTestCase {
         twice.shake(amplitude: 10, period: 1.2, cycles: 2)
         twice.rest(1.5)
         XCTAssertEqual(twice.events().of(.shake).count, 1, "\(twice.events().gestures)")
+        var wide = Stream()
+        wide.rest(1.5)
+        wide.shake(amplitude: 22, period: 1.2, cycles: 1)
+        wide.rest(1.5)
+        XCTAssertEqual(wide.events().of(.shake).count, 1, "a wide single shake is a no")
     }
 
     /// A "yes" goes down first. Tipping the head back and returning is not one, nor is the pose folding at
