@@ -64,8 +64,8 @@ final class ModelledNodTests: XCTestCase {
         }
     }
 
-    /// `base` with `shake` laid over it from `start` (seconds): yaw read as turned (the five points read a turn at
-    /// 0.6-1.1 of itself on rendered faces, docs/vision.md: once), the eyes carried sideways as a nod carries them down.
+    /// `base` with `shake` laid over it from `start` (seconds): the turn read once as it is (the five points read a turn
+    /// at 0.6-1.1 of itself on rendered faces, docs/vision.md), the eyes carried sideways as a nod carries them down.
     static func laid(_ shake: Shake, at start: Double, over base: [HeadSample]) -> [HeadSample] {
         let end = start + Double(shake.cycles) / shake.hz
         return base.map { s in
@@ -108,6 +108,7 @@ final class ModelledNodTests: XCTestCase {
         try heard(path, nods, as: .nod, step: step, length: { Double($0.cycles) / $0.hz }) { laid($0, at: $1, over: $2, noseScale: noseScale) }
     }
 
+    /// The real clips' folder; without it the test is skipped (they are not in CI).
     static var realClips: String {
         get throws {
             guard let dir = ProcessInfo.processInfo.environment["NODWIRE_REALCLIPS"] else {
