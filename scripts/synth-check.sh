@@ -14,8 +14,9 @@
 # cycles) on the four, wide turns (30-45°, held) between sideways leans on the four, the dev gestures script with
 # the face far (80 px wide) and near (250 px: a camera ~35 cm away) on the four (scripts/synth-stress/),
 # talking with head turns laid over it (scripts/turntalk.py), nods and shakes shaped as people make them
-# (scripts/humannods.py; and with calm talking under them), slow, wide nods (scripts/slowwide.py) and an answer already under way in the first frame
-# (scripts/firstframe.py: a "no", then a "yes") on the four. Also out of CI and tuning.
+# (scripts/humannods.py; and with calm talking under them), slow, wide nods (scripts/slowwide.py) and an answer
+# already under way in the first frame (scripts/firstframe.py: a "no", then a "yes") on the four. Also out of CI
+# and tuning.
 #   STRESS_DIR   where those clips go (default ~/.cache/nodwire/synth-stress); ~20 minutes the first time.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)

@@ -14,9 +14,15 @@ import XCTest
 final class ModelledNodTests: XCTestCase {
     /// A nod: `cycles` dips of `amplitude` true degrees at `hz`, each down in `down` of its period and back up in the
     /// rest (a sine's half: 0.5; a person's "yes" goes down faster than it comes back up, humannods.py: 0.4).
-    struct Nod { var amplitude: Double; var hz: Double; var cycles: Int; var down = 0.5 }
+    struct Nod {
+        var amplitude: Double, hz: Double, cycles: Int, down = 0.5
+        var seconds: Double { Double(cycles) / hz }
+    }
     /// A "no": `cycles` sine cycles of `amplitude` true degrees to each side at `hz`, to the person's right first.
-    struct Shake { var amplitude: Double; var hz: Double; var cycles: Int }
+    struct Shake {
+        var amplitude: Double, hz: Double, cycles: Int
+        var seconds: Double { Double(cycles) / hz }
+    }
     /// Eye distances the outer eye corners rise against the inner ones a degree the head looks down: 0.0014-0.0019 on the
     /// rendered sweeps, and with it the real clm_look's corners read his look down as MediaPipe's mesh does (docs/vision.md
     /// "The eye corners").
@@ -51,7 +57,7 @@ final class ModelledNodTests: XCTestCase {
 
     /// `base` with `nod` laid over it from `start` (seconds).
     static func laid(_ nod: Nod, at start: Double, over base: [HeadSample], noseScale: Double) -> [HeadSample] {
-        let end = start + Double(nod.cycles) / nod.hz
+        let end = start + nod.seconds
         return base.map { s in
             guard var p = s.pose, s.time >= start, s.time <= end else { return s }
             let dip = -nod.amplitude * (1 - cos(2 * .pi * phase(nod, s.time - start))) / 2   // true degrees, down negative
@@ -67,7 +73,7 @@ final class ModelledNodTests: XCTestCase {
     /// `base` with `shake` laid over it from `start` (seconds): the turn read once as it is (the five points read a turn
     /// at 0.6-1.1 of itself on rendered faces, docs/vision.md), the eyes carried sideways as a nod carries them down.
     static func laid(_ shake: Shake, at start: Double, over base: [HeadSample]) -> [HeadSample] {
-        let end = start + Double(shake.cycles) / shake.hz
+        let end = start + shake.seconds
         return base.map { s in
             guard var p = s.pose, s.time >= start, s.time <= end else { return s }
             let turn = shake.amplitude * sin(2 * .pi * (s.time - start) * shake.hz)          // true degrees, own right positive
@@ -105,7 +111,7 @@ final class ModelledNodTests: XCTestCase {
 
     /// `nods` laid over the clip at `path` (`heard(_:_:as:step:length:laying:)`).
     static func heard(_ path: String, nods: [Nod] = nods, step: Double = 1.5, noseScale: Double) throws -> (heard: Int, laid: Int, unmodified: Int) {
-        try heard(path, nods, as: .nod, step: step, length: { Double($0.cycles) / $0.hz }) { laid($0, at: $1, over: $2, noseScale: noseScale) }
+        try heard(path, nods, as: .nod, step: step, length: \.seconds) { laid($0, at: $1, over: $2, noseScale: noseScale) }
     }
 
     /// The real clips' folder; without it the test is skipped (they are not in CI).
@@ -159,7 +165,7 @@ final class ModelledNodTests: XCTestCase {
         let dir = try Self.realClips
         var heard = 0, laid = 0
         for clip in Self.stillPeople {
-            let r = try Self.heard("\(dir)/\(clip).y4m", Self.shakes, as: .shake, step: 2.5, length: { Double($0.cycles) / $0.hz },
+            let r = try Self.heard("\(dir)/\(clip).y4m", Self.shakes, as: .shake, step: 2.5, length: \.seconds,
                                    laying: { Self.laid($0, at: $1, over: $2) })
             XCTAssertEqual(r.unmodified, 0, "\(clip) shook by itself")
             heard += r.heard; laid += r.laid
