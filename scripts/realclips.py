@@ -115,7 +115,7 @@ def main():
         except ValueError:
             scale = 0
         if not 0 < scale <= 1:
-            raise SystemExit(f'realclips: the scale in {arg} is not a number; allowed: VIDEO@SCALE, SCALE above 0, at most 1')
+            raise SystemExit(f'realclips: the scale in {arg} is not allowed; allowed: VIDEO@SCALE, SCALE a number above 0, at most 1')
         out = os.path.join(outdir, os.path.splitext(os.path.basename(video))[0] + '.y4m')
         if not os.path.exists(out):
             convert(video, out, scale)

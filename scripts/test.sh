@@ -19,8 +19,8 @@ else
     NODWIRE_SYNTH_DEV=${NODWIRE_SYNTH_DEV:-$(scripts/synth-dev.sh --if-rendered)}
 fi
 export NODWIRE_SYNTH_DEV
-# The real PyPI clips, when scripts/realclips.sh has fetched them (out of CI): nods laid over real faces (ModelledNodTests),
-# and real conversations (RealConversationTests, from the conversation folder beside them).
+# The real PyPI clips, when scripts/realclips.sh has fetched them (out of CI): nods, shakes and turns laid over real faces
+# (ModelledNodTests, ModelledTurnTests), and real conversations (RealConversationTests, from the conversation folder beside them).
 realclips=${REALCLIPS_DIR:-$HOME/.cache/nodwire/realclips}/clips
 if [ -z "${NODWIRE_REALCLIPS:-}" ] && [ -d "$realclips" ]; then export NODWIRE_REALCLIPS=$realclips; fi
 swift build --build-tests
