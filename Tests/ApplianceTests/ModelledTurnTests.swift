@@ -66,11 +66,7 @@ final class ModelledTurnTests: XCTestCase {
     /// while either axis swings), and glances of 20° whose half second out talking's own sway fills. Never the wrong
     /// way; never a nod or shake.
     func testATurnLaidOverARealTalkerIsALook() throws {
-        let r = try Self.laidOverTalkers(Self.turns)
-        XCTAssertGreaterThan(r.laid, 120, "turns laid")
-        XCTAssertGreaterThanOrEqual(Double(r.looks), Self.floor * Double(r.laid), "\(r.looks)/\(r.laid) turns a look their way")
-        XCTAssertEqual(r.wrongWay, 0, "looks the wrong way")
-        XCTAssertEqual(r.answers, 0, "nods or shakes in the turns")
+        try assertLooks(laying: Self.turns, atLeast: 120)
     }
 
     /// Looks up and down, held a second, laid the same way: a look their way 89% of the time (59 of 66, 2026-11-28);
@@ -78,8 +74,14 @@ final class ModelledTurnTests: XCTestCase {
     /// swings), and one on the smiling woman. Never the wrong way; never a nod or shake. At a 16° `threshold_pitch`
     /// 54 of 72.
     func testALookUpOrDownLaidOverARealTalkerIsALook() throws {
-        let r = try Self.laidOverTalkers(Self.tips)
-        XCTAssertGreaterThan(r.laid, 60, "looks up and down laid")
+        try assertLooks(laying: Self.tips, atLeast: 60)
+    }
+
+    /// More than `laid` of `turns` laid over the talkers, `floor` of them a look their way, none the wrong way, and
+    /// no nod or shake among them.
+    private func assertLooks(laying turns: [Turn], atLeast laid: Int) throws {
+        let r = try Self.laidOverTalkers(turns)
+        XCTAssertGreaterThan(r.laid, laid, "laid")
         XCTAssertGreaterThanOrEqual(Double(r.looks), Self.floor * Double(r.laid), "\(r.looks)/\(r.laid) a look their way")
         XCTAssertEqual(r.wrongWay, 0, "looks the wrong way")
         XCTAssertEqual(r.answers, 0, "nods or shakes in them")
