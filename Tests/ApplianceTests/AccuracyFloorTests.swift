@@ -77,16 +77,7 @@ final class AccuracyFloorTests: XCTestCase {
         settings.gestures.calibration.refineSeconds = refineSeconds
         settings.gestures.nod.maxHold = nodMaxHold
         settings.gestures.nod.maxStroke = nodMaxStroke
-        let evaluation = Evaluation(settings: settings, rate: rate, start: start) {
-            var vision = settings.vision
-            vision.modelPath = ReplayTests.model
-            return try FaceProcessor(settings: vision)
-        }
-        let clips = try Evaluation.clips(in: directory).filter { names?.contains($0.name) ?? true }
-        let reports = try clips.map { try evaluation.run($0) }
-        // The whole report, once: which clip, which frames, when a floor gives way.
-        print((reports.map(EvaluationReport.text) + [EvaluationReport.text(EvaluationTotals(reports))]).joined(separator: "\n"))
-        return reports
+        return try ReplayTests.evaluate(directory, settings: settings, rate: rate, start: start, only: names)
     }
 
     func testRealClips() throws {

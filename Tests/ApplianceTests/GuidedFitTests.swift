@@ -19,17 +19,9 @@ final class GuidedFitTests: XCTestCase {
     private static let model = ReplayTests.model
 
     private func evaluate(_ clip: String, config: NodwireConfig) throws -> ClipReport {
-        let evaluation = Evaluation(settings: config) {
-            var vision = config.vision
-            vision.modelPath = Self.model
-            return try FaceProcessor(settings: vision)
-        }
         let folder = URL(fileURLWithPath: clip).deletingLastPathComponent().path
         let name = URL(fileURLWithPath: clip).deletingPathExtension().lastPathComponent
-        let labelled = try XCTUnwrap(try Evaluation.clips(in: folder).first { $0.name == name })
-        let report = try evaluation.run(labelled)
-        print(EvaluationReport.text(report))
-        return report
+        return try XCTUnwrap(try ReplayTests.evaluate(folder, settings: config, only: [name]).first)
     }
 
     /// clm_look (a real person: talks, turns right and left, looks down and up): the fit reads its labels

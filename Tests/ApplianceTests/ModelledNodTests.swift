@@ -55,33 +55,49 @@ final class ModelledNodTests: XCTestCase {
         return cycle + (f < nod.down ? 0.5 * f / nod.down : 0.5 + 0.5 * (f - nod.down) / (1 - nod.down))
     }
 
+    /// `pose` with the head tipped up by `degrees` (true; down negative) about its neck: the nose reading it
+    /// `noseScale` times, the eye corners following at `cornerDropPerDegree`, the eyes carried `eyeCarry`.
+    static func tipped(_ pose: Gestures.HeadPose, by degrees: Double, noseScale: Double) -> Gestures.HeadPose {
+        var p = pose
+        p.pitch += noseScale * degrees; p.sightPitch += noseScale * degrees
+        p.cornerDrop = p.cornerDrop.map { $0 + cornerDropPerDegree * degrees }
+        let fall = p.faceSize * eyeCarry * degrees * .pi / 180                             // pixels, down negative
+        p.eyesUp = p.eyesUp.map { $0 + fall }
+        p.pointerY -= fall
+        return p
+    }
+
+    /// `pose` with the head turned to its own right by `degrees` (true; left negative) about its neck, read `scale`
+    /// times, the eyes carried sideways as a nod carries them down.
+    static func turned(_ pose: Gestures.HeadPose, by degrees: Double, readAs scale: Double) -> Gestures.HeadPose {
+        var p = pose
+        p.yaw += scale * degrees; p.sightYaw += scale * degrees
+        let side = p.faceSize * eyeCarry * degrees * .pi / 180                             // pixels toward the own right
+        p.eyesRight = p.eyesRight.map { $0 + side }
+        p.pointerX -= side
+        return p
+    }
+
+    /// `base` with each pose from `start` to `end` (seconds) moved by `move`, given the seconds since `start`.
+    static func laid(over base: [HeadSample], from start: Double, to end: Double, _ move: (Gestures.HeadPose, Double) -> Gestures.HeadPose) -> [HeadSample] {
+        base.map { s in
+            guard let p = s.pose, s.time >= start, s.time <= end else { return s }
+            return HeadSample(frame: s.frame, time: s.time, pose: move(p, s.time - start), newFace: s.newFace)
+        }
+    }
+
     /// `base` with `nod` laid over it from `start` (seconds).
     static func laid(_ nod: Nod, at start: Double, over base: [HeadSample], noseScale: Double) -> [HeadSample] {
-        let end = start + nod.seconds
-        return base.map { s in
-            guard var p = s.pose, s.time >= start, s.time <= end else { return s }
-            let dip = -nod.amplitude * (1 - cos(2 * .pi * phase(nod, s.time - start))) / 2   // true degrees, down negative
-            p.pitch += noseScale * dip; p.sightPitch += noseScale * dip
-            p.cornerDrop = p.cornerDrop.map { $0 + cornerDropPerDegree * dip }
-            let fall = p.faceSize * eyeCarry * dip * .pi / 180                            // pixels, down negative
-            p.eyesUp = p.eyesUp.map { $0 + fall }
-            p.pointerY -= fall
-            return HeadSample(frame: s.frame, time: s.time, pose: p, newFace: s.newFace)
+        laid(over: base, from: start, to: start + nod.seconds) { p, t in
+            tipped(p, by: -nod.amplitude * (1 - cos(2 * .pi * phase(nod, t))) / 2, noseScale: noseScale)
         }
     }
 
     /// `base` with `shake` laid over it from `start` (seconds): the turn read once as it is (the five points read a turn
-    /// at 0.6-1.1 of itself on rendered faces, docs/vision.md), the eyes carried sideways as a nod carries them down.
+    /// at 0.6-1.1 of itself on rendered faces, docs/vision.md).
     static func laid(_ shake: Shake, at start: Double, over base: [HeadSample]) -> [HeadSample] {
-        let end = start + shake.seconds
-        return base.map { s in
-            guard var p = s.pose, s.time >= start, s.time <= end else { return s }
-            let turn = shake.amplitude * sin(2 * .pi * (s.time - start) * shake.hz)          // true degrees, own right positive
-            p.yaw += turn; p.sightYaw += turn
-            let side = p.faceSize * eyeCarry * turn * .pi / 180                           // pixels toward the own right
-            p.eyesRight = p.eyesRight.map { $0 + side }
-            p.pointerX -= side
-            return HeadSample(frame: s.frame, time: s.time, pose: p, newFace: s.newFace)
+        laid(over: base, from: start, to: start + shake.seconds) { p, t in
+            turned(p, by: shake.amplitude * sin(2 * .pi * t * shake.hz), readAs: 1)
         }
     }
 

@@ -37,34 +37,20 @@ final class ModelledTurnTests: XCTestCase {
     /// "yes": docs/gestures.md "Which wins").
     static let tips = [15.0, 20, 25].flatMap { a in [Turn(amplitude: a, hold: 1, vertical: true), Turn(amplitude: -a, hold: 1, vertical: true)] }
 
-    /// `base` with `turn` laid over it from `start` (seconds): a turn read at `turnScale`, the eyes carried sideways as
-    /// `ModelledNodTests` carries them; a tip up or down as `ModelledNodTests` lays a nod (the nose reading it once,
-    /// the low end of the 1-2 times real faces read, the eye corners and the eyes following).
+    /// `base` with `turn` laid over it from `start` (seconds) as `ModelledNodTests` lays its answers: a turn read at
+    /// `turnScale`; a tip up or down with the nose reading it once (the low end of the 1-2 times real faces read).
     static func laid(_ turn: Turn, at start: Double, over base: [HeadSample]) -> [HeadSample] {
-        base.map { s in
-            guard var p = s.pose, s.time >= start, s.time <= start + turn.seconds else { return s }
-            let angle = turn.angle(s.time - start)
-            let carried = p.faceSize * ModelledNodTests.eyeCarry * angle * .pi / 180
-            if turn.vertical {
-                p.pitch += angle; p.sightPitch += angle
-                p.cornerDrop = p.cornerDrop.map { $0 + ModelledNodTests.cornerDropPerDegree * angle }
-                p.eyesUp = p.eyesUp.map { $0 + carried }
-                p.pointerY -= carried
-            } else {
-                p.yaw += turnScale * angle; p.sightYaw += turnScale * angle
-                p.eyesRight = p.eyesRight.map { $0 + carried }
-                p.pointerX -= carried
-            }
-            return HeadSample(frame: s.frame, time: s.time, pose: p, newFace: s.newFace)
+        ModelledNodTests.laid(over: base, from: start, to: start + turn.seconds) { p, t in
+            turn.vertical ? ModelledNodTests.tipped(p, by: turn.angle(t), noseScale: 1)
+                          : ModelledNodTests.turned(p, by: turn.angle(t), readAs: turnScale)
         }
     }
 
     /// Turns to each side laid over the talkers (`laidOverTalkers`): a look their way 89% of the time (133 of 150,
-    /// 2026-11-28); the misses: all six laid
-    /// on the woman filmed from below (`augly_input_1`) just before she turns 15-25° herself (a turn her own replay
-    /// does not report), talking's bobs holding a look back while the head is out (`GestureEngine`: no look starts
-    /// while either axis swings), and glances of 20° whose half second out talking's own sway fills. Never the wrong
-    /// way; never a nod or shake.
+    /// 2026-11-28); the misses: all six laid on the woman filmed from below (`augly_input_1`) just before she turns
+    /// 15-25° herself (a turn her own replay does not report), talking's bobs holding a look back while the head is out
+    /// (`GestureEngine`: no look starts while either axis swings), and glances of 20° whose half second out talking's
+    /// own sway fills. Never the wrong way; never a nod or shake.
     func testATurnLaidOverARealTalkerIsALook() throws {
         try assertLooks(laying: Self.turns, atLeast: 120)
     }

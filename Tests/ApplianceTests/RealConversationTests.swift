@@ -27,14 +27,7 @@ final class RealConversationTests: XCTestCase {
 
     /// The nods and shakes reported over the conversations, from `start`, with `settings`.
     private func answers(in folder: String, _ settings: NodwireConfig, start: Double, only names: Set<String>? = nil) throws -> (answers: Int, minutes: Double) {
-        let evaluation = Evaluation(settings: settings, start: start) {
-            var vision = settings.vision
-            vision.modelPath = ReplayTests.model
-            return try FaceProcessor(settings: vision)
-        }
-        let clips = try Evaluation.clips(in: folder).filter { names?.contains($0.name) ?? true }
-        let reports = try clips.map { try evaluation.run($0) }
-        print((reports.map(EvaluationReport.text) + [EvaluationReport.text(EvaluationTotals(reports))]).joined(separator: "\n"))
+        let reports = try ReplayTests.evaluate(folder, settings: settings, start: start, only: names)
         let g = EvaluationTotals(reports).gestures
         return (g.nod.falseEvents + g.shake.falseEvents, reports.reduce(0) { $0 + $1.gestures.talkingMinutes })
     }

@@ -30,6 +30,18 @@ final class ReplayTests: XCTestCase {
         return (out, summary)
     }
 
+    /// The labelled clips of `directory` (those named in `names`, or all) scored as `nodwire evaluate` scores them with
+    /// `settings`, `rate` and `start`; the whole report printed once (which clip, which frames, when a floor gives way).
+    static func evaluate(_ directory: String, settings: NodwireConfig = NodwireConfig(), rate: Double? = nil, start: Double = 0,
+                         only names: Set<String>? = nil) throws -> [ClipReport] {
+        let s = withModel(settings)
+        let evaluation = Evaluation(settings: s, rate: rate, start: start) { try FaceProcessor(settings: s.vision) }
+        let clips = try Evaluation.clips(in: directory).filter { names?.contains($0.name) ?? true }
+        let reports = try clips.map { try evaluation.run($0) }
+        print((reports.map(EvaluationReport.text) + [EvaluationReport.text(EvaluationTotals(reports))]).joined(separator: "\n"))
+        return reports
+    }
+
     private func events(_ clip: String, settings: NodwireConfig = NodwireConfig()) throws -> (events: [GestureEvent], summary: Replay.Summary) {
         try Self.replay("\(Self.root)/.build-fixtures/\(clip)", settings: settings)
     }
