@@ -153,23 +153,19 @@ final class ModelledNodTests: XCTestCase {
     /// blinks), and a fit made of that turned 18 of the first man's 25 nods away before
     /// `SwingRecognizer.minFaceFitDeviation` (58 of 84 heard in all).
     func testANodLaidOverARealStillFaceIsHeard() throws {
-        let dir = try Self.realClips
-        var heard = 0, laid = 0
-        for clip in Self.stillPeople {
-            let r = try Self.heard("\(dir)/\(clip).y4m", noseScale: 1.5)
-            XCTAssertEqual(r.unmodified, 0, "\(clip) nodded by itself")
-            XCTAssertGreaterThan(r.laid, 20, clip)
-            heard += r.heard; laid += r.laid
-            print("ModelledNodTests: \(clip): \(r.heard)/\(r.laid)")
+        let r = try Self.overStillPeople("nods") { try Self.heard($0, noseScale: 1.5) }
+        for clip in r.clips {
+            XCTAssertEqual(clip.unmodified, 0, "\(clip.name) nodded by itself")
+            XCTAssertGreaterThan(clip.laid, 20, clip.name)
         }
-        XCTAssertGreaterThanOrEqual(Double(heard), 0.85 * Double(laid), "\(heard)/\(laid)")
+        XCTAssertGreaterThanOrEqual(Double(r.heard), 0.85 * Double(r.laid), "\(r.heard)/\(r.laid)")
     }
 
     /// A slow, wide single "yes" (15-25°, 0.5-0.8 Hz, down faster than up) laid over the three still people: heard
     /// nine times in ten (25 of 27, 2026-11-28). Held 0.2-0.3 s at its bottom it is often a look instead (`max_hold`:
     /// docs/gestures.md "Laid over real faces: slow single nods, shakes, quick nods").
     func testASlowWideSingleNodLaidOverARealStillFaceIsHeard() throws {
-        let r = try Self.heardOverStillPeople(Self.slowSingles, step: 3.5, "slow singles")
+        let r = try Self.overStillPeople("slow singles") { try Self.heard($0, nods: Self.slowSingles, step: 3.5, noseScale: 1.5) }
         XCTAssertGreaterThan(r.laid, 20)
         XCTAssertGreaterThanOrEqual(Double(r.heard), 0.85 * Double(r.laid), "\(r.heard)/\(r.laid)")
     }
@@ -180,37 +176,34 @@ final class ModelledNodTests: XCTestCase {
     /// MediaPipe sees it move) none of 17 is heard: the nods ride on the person's own movement. Fails with `max_rate` at
     /// 2.8 (25 of 56). docs/gestures.md "Quick repeated nods, and a glance judged on its own axis".
     func testAQuickSmallRepeatedNodLaidOverARealStillFaceIsHeard() throws {
-        let r = try Self.heardOverStillPeople(Self.quickNods, step: 2, "quick nods")
+        let r = try Self.overStillPeople("quick nods") { try Self.heard($0, nods: Self.quickNods, step: 2, noseScale: 1.5) }
         XCTAssertGreaterThan(r.laid, 40)
         XCTAssertGreaterThanOrEqual(Double(r.heard), 0.8 * Double(r.laid), "\(r.heard)/\(r.laid)")
     }
 
-    /// `nods` laid over each of the three still people every `step` seconds (the nose reading them 1.5 times), printed
-    /// as `what`: how many were heard of how many laid.
-    static func heardOverStillPeople(_ nods: [Nod], step: Double, _ what: String) throws -> (heard: Int, laid: Int) {
+    /// `heardIn` (a clip's path: how many of its laid motions were heard, of how many, and the answers it gives
+    /// unmodified) over each of the three still people, printed as `what`: the totals, and each person's own.
+    static func overStillPeople(_ what: String, _ heardIn: (String) throws -> (heard: Int, laid: Int, unmodified: Int)) throws
+        -> (heard: Int, laid: Int, clips: [(name: String, laid: Int, unmodified: Int)]) {
         let dir = try realClips
-        var found = 0, laid = 0
+        var found = 0, laid = 0, clips: [(name: String, laid: Int, unmodified: Int)] = []
         for clip in stillPeople {
-            let r = try Self.heard("\(dir)/\(clip).y4m", nods: nods, step: step, noseScale: 1.5)
+            let r = try heardIn("\(dir)/\(clip).y4m")
             found += r.heard; laid += r.laid
+            clips.append((clip, r.laid, r.unmodified))
             print("ModelledNodTests: \(what) on \(clip): \(r.heard)/\(r.laid)")
         }
-        return (found, laid)
+        return (found, laid, clips)
     }
 
     /// A "no" laid over the three still people, quick and small (6° at 3.5 Hz) to slow and wide (20° at 0.8 Hz, once):
     /// heard nine times in ten (58 of 59, 2026-11-28), their stillness never a "no".
     func testAShakeLaidOverARealStillFaceIsHeard() throws {
-        let dir = try Self.realClips
-        var heard = 0, laid = 0
-        for clip in Self.stillPeople {
-            let r = try Self.heard("\(dir)/\(clip).y4m", Self.shakes, as: .shake, step: 2.5, length: \.seconds,
-                                   laying: { Self.laid($0, at: $1, over: $2) })
-            XCTAssertEqual(r.unmodified, 0, "\(clip) shook by itself")
-            heard += r.heard; laid += r.laid
-            print("ModelledNodTests: shakes on \(clip): \(r.heard)/\(r.laid)")
+        let r = try Self.overStillPeople("shakes") {
+            try Self.heard($0, Self.shakes, as: .shake, step: 2.5, length: \.seconds, laying: { Self.laid($0, at: $1, over: $2) })
         }
-        XCTAssertGreaterThan(laid, 20)
-        XCTAssertGreaterThanOrEqual(Double(heard), 0.85 * Double(laid), "\(heard)/\(laid)")
+        for clip in r.clips { XCTAssertEqual(clip.unmodified, 0, "\(clip.name) shook by itself") }
+        XCTAssertGreaterThan(r.laid, 20)
+        XCTAssertGreaterThanOrEqual(Double(r.heard), 0.85 * Double(r.laid), "\(r.heard)/\(r.laid)")
     }
 }

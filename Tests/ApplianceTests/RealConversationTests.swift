@@ -14,10 +14,7 @@ final class RealConversationTests: XCTestCase {
 
     private static var folder: String {
         get throws {
-            guard let clips = ProcessInfo.processInfo.environment["NODWIRE_REALCLIPS"] else {
-                throw XCTSkip("set NODWIRE_REALCLIPS to the real clips (scripts/realclips.sh: ~/.cache/nodwire/realclips/clips)")
-            }
-            let folder = URL(fileURLWithPath: clips).deletingLastPathComponent().appendingPathComponent("conversation").path
+            let folder = URL(fileURLWithPath: try ModelledNodTests.realClips).deletingLastPathComponent().appendingPathComponent("conversation").path
             guard FileManager.default.fileExists(atPath: folder) else {
                 throw XCTSkip("no \(folder): scripts/realclips.sh makes it")
             }
