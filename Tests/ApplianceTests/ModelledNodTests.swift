@@ -153,7 +153,7 @@ final class ModelledNodTests: XCTestCase {
     /// blinks), and a fit made of that turned 18 of the first man's 25 nods away before
     /// `SwingRecognizer.minFaceFitDeviation` (58 of 84 heard in all).
     func testANodLaidOverARealStillFaceIsHeard() throws {
-        let r = try Self.overStillPeople("nods") { try Self.heard($0, noseScale: 1.5) }
+        let r = try Self.over("nods") { try Self.heard($0, noseScale: 1.5) }
         for clip in r.clips {
             XCTAssertEqual(clip.unmodified, 0, "\(clip.name) nodded by itself")
             XCTAssertGreaterThan(clip.laid, 20, clip.name)
@@ -165,7 +165,7 @@ final class ModelledNodTests: XCTestCase {
     /// nine times in ten (25 of 27, 2026-11-28). Held 0.2-0.3 s at its bottom it is often a look instead (`max_hold`:
     /// docs/gestures.md "Laid over real faces: slow single nods, shakes, quick nods").
     func testASlowWideSingleNodLaidOverARealStillFaceIsHeard() throws {
-        let r = try Self.overStillPeople("slow singles") { try Self.heard($0, nods: Self.slowSingles, step: 3.5, noseScale: 1.5) }
+        let r = try Self.over("slow singles") { try Self.heard($0, nods: Self.slowSingles, step: 3.5, noseScale: 1.5) }
         XCTAssertGreaterThan(r.laid, 20)
         XCTAssertGreaterThanOrEqual(Double(r.heard), 0.85 * Double(r.laid), "\(r.heard)/\(r.laid)")
     }
@@ -176,7 +176,7 @@ final class ModelledNodTests: XCTestCase {
     /// MediaPipe sees it move) none of 17 is heard: the nods ride on the person's own movement. Fails with `max_rate` at
     /// 2.8 (25 of 56). docs/gestures.md "Quick repeated nods, and a glance judged on its own axis".
     func testAQuickSmallRepeatedNodLaidOverARealStillFaceIsHeard() throws {
-        let r = try Self.overStillPeople("quick nods") { try Self.heard($0, nods: Self.quickNods, step: 2, noseScale: 1.5) }
+        let r = try Self.over("quick nods") { try Self.heard($0, nods: Self.quickNods, step: 2, noseScale: 1.5) }
         XCTAssertGreaterThan(r.laid, 40)
         XCTAssertGreaterThanOrEqual(Double(r.heard), 0.8 * Double(r.laid), "\(r.heard)/\(r.laid)")
     }
@@ -194,26 +194,22 @@ final class ModelledNodTests: XCTestCase {
     /// standing out). None of the seven talkers nods by itself. Issue 10's held-out people included one nodding while
     /// smiling and talking. docs/gestures.md "A yes while talking".
     func testANodLaidOverARealTalkerIsHeard() throws {
-        let dir = try Self.realClips
-        var calm = (heard: 0, laid: 0), lively = (heard: 0, laid: 0)
-        for clip in Self.calmTalkers + Self.livelyTalkers {
-            let r = try Self.heard("\(dir)/\(clip).y4m", noseScale: 1.5)
-            print("ModelledNodTests: nods while talking on \(clip): \(r.heard)/\(r.laid)")
-            XCTAssertEqual(r.unmodified, 0, "\(clip) nodded by itself")
-            if Self.calmTalkers.contains(clip) { calm.heard += r.heard; calm.laid += r.laid } else { lively.heard += r.heard; lively.laid += r.laid }
-        }
+        let calm = try Self.over("nods while talking", people: Self.calmTalkers) { try Self.heard($0, noseScale: 1.5) }
+        let lively = try Self.over("nods while talking", people: Self.livelyTalkers) { try Self.heard($0, noseScale: 1.5) }
+        for clip in calm.clips + lively.clips { XCTAssertEqual(clip.unmodified, 0, "\(clip.name) nodded by itself") }
         print("ModelledNodTests: nods while talking: calm \(calm.heard)/\(calm.laid), lively \(lively.heard)/\(lively.laid)")
         XCTAssertGreaterThan(calm.laid, 100)
         XCTAssertGreaterThanOrEqual(Double(calm.heard), 0.45 * Double(calm.laid), "\(calm.heard)/\(calm.laid)")
     }
 
     /// `heardIn` (a clip's path: how many of its laid motions were heard, of how many, and the answers it gives
-    /// unmodified) over each of the three still people, printed as `what`: the totals, and each person's own.
-    static func overStillPeople(_ what: String, _ heardIn: (String) throws -> (heard: Int, laid: Int, unmodified: Int)) throws
+    /// unmodified) over each of the real clips `people` (the three still people unless told), printed as `what`: the
+    /// totals, and each person's own.
+    static func over(_ what: String, people: [String] = stillPeople, _ heardIn: (String) throws -> (heard: Int, laid: Int, unmodified: Int)) throws
         -> (heard: Int, laid: Int, clips: [(name: String, laid: Int, unmodified: Int)]) {
         let dir = try realClips
         var found = 0, laid = 0, clips: [(name: String, laid: Int, unmodified: Int)] = []
-        for clip in stillPeople {
+        for clip in people {
             let r = try heardIn("\(dir)/\(clip).y4m")
             found += r.heard; laid += r.laid
             clips.append((clip, r.laid, r.unmodified))
@@ -225,7 +221,7 @@ final class ModelledNodTests: XCTestCase {
     /// A "no" laid over the three still people, quick and small (6° at 3.5 Hz) to slow and wide (20° at 0.8 Hz, once):
     /// heard nine times in ten (58 of 59, 2026-11-28), their stillness never a "no".
     func testAShakeLaidOverARealStillFaceIsHeard() throws {
-        let r = try Self.overStillPeople("shakes") {
+        let r = try Self.over("shakes") {
             try Self.heard($0, Self.shakes, as: .shake, step: 2.5, length: \.seconds, laying: { Self.laid($0, at: $1, over: $2) })
         }
         for clip in r.clips { XCTAssertEqual(clip.unmodified, 0, "\(clip.name) shook by itself") }
