@@ -85,6 +85,8 @@ public struct GestureEngine: Sendable {
     /// Degrees of turn from the line of sight beyond which a sample does not go into `faceCorners`: a turn moves
     /// the eye corners too (18° of yaw moved them as much as 11° of pitch on the real clm_look).
     static let cornerFitMaxYaw = 10.0
+    /// A look down the eye corners and the eyes show where the nose hardly reads it (`EyesLookDown`).
+    private var eyesDown = EyesLookDown()
 
     public init(settings: GestureSettings = GestureSettings()) {
         self.settings = settings
@@ -199,6 +201,7 @@ public struct GestureEngine: Sendable {
         if state.calibrating {
             calibrate(now, at: t, pointer: (pose.pointerX, pose.pointerY), viewingAngle: pose.viewingAngle)
             if !state.calibrating, let n = state.neutral {
+                eyesDown.learnRest(history, since: t - settings.calibration.seconds)
                 out.append(event(.calibrated, reason: calibrationReason, neutral: n))
                 rest = (pose.pointerX, pose.pointerY)
                 steadyAnchor = nil
@@ -211,7 +214,10 @@ public struct GestureEngine: Sendable {
         guard t >= warmupUntil else { return out }
 
         let z = settings.zones
+        // The eyes may show a look down the nose reads inside the idle zone: then the head is not at rest.
+        let witnessedDown = eyesDown.update(history, neutral: neutral, zones: z)
         let inIdle = (offset.yaw / z.idleYaw) * (offset.yaw / z.idleYaw) + (offset.pitch / z.idlePitch) * (offset.pitch / z.idlePitch) <= 1
+            && !witnessedDown
         var beyond = Self.direction(offset, zones: z)
         // Or held a while beyond a share of the threshold: a look is held, talking's excursions are not.
         let near = Self.direction(offset, zones: z, yawShare: z.heldShareYaw, pitchShare: z.heldSharePitch)
@@ -219,6 +225,7 @@ public struct GestureEngine: Sendable {
         // Held that long, it has served its dwell too.
         var beyondSince = t
         if beyond == nil, let h = held, t - h.since >= z.heldFor { beyond = h.direction; beyondSince = h.since }
+        if beyond == nil, witnessedDown, let since = eyesDown.since { beyond = .down; beyondSince = since }
         state.inIdleZone = inIdle
 
         // Body movement: judged against where the head last rested, in face widths.
@@ -259,6 +266,7 @@ public struct GestureEngine: Sendable {
             }
         } else if inIdle, settings.drift.idleTimeConstant > 0, dt > 0 {
             let k = min(1, dt / settings.drift.idleTimeConstant)
+            eyesDown.follow(history[history.count - 1], by: k)
             neutral = Angles(yaw: neutral.yaw + k * offset.yaw, pitch: neutral.pitch + k * offset.pitch)
             state.neutral = neutral
             offset = Angles(yaw: now.yaw - neutral.yaw, pitch: now.pitch - neutral.pitch)
@@ -276,7 +284,8 @@ public struct GestureEngine: Sendable {
 
         // Continuous looks: start after the dwell beyond the threshold, stop back home on their own axis.
         if let look = state.activeLook {
-            if Self.isHome(offset, from: look, zones: z) {
+            // A look down the eyes showed ends on them too (`EyesLookDown`).
+            if Self.isHome(offset, from: look, zones: z), !(look == .down && witnessedDown) {
                 out.append(event(.lookStop, direction: look, reason: "returned"))
                 state.activeLook = nil
             } else if let b = beyond, b != look {
@@ -360,6 +369,7 @@ public struct GestureEngine: Sendable {
         calibration.removeAll()
         calibrationReason = reason
         if Self.isNewFace(reason) { faceCorners = LineFit() }
+        eyesDown.reset()
         refiner = nil
         pendingHome = nil
         if let look = state.activeLook { _ = look; state.activeLook = nil }
@@ -418,6 +428,7 @@ public struct GestureEngine: Sendable {
         state.neutral = angles
         state.offset = Angles(yaw: 0, pitch: 0)
         refiner = next
+        eyesDown.learnRest(history, since: sample.time - settings.calibration.seconds)
         out.append(GestureEvent(.calibrated, frame: sample.frame, time: sample.time, reason: reason, neutral: angles))
         forgetMotion()
         rest = (pose.pointerX, pose.pointerY)
@@ -465,6 +476,7 @@ public struct GestureEngine: Sendable {
         posture = false
         steadyAnchor = nil
         facing.removeAll()
+        eyesDown.release()
     }
 
     /// Swings that settled unheard, each reported once nothing else has explained it by `due`: an answer on the
