@@ -36,6 +36,8 @@ struct EyesLookDown: Sendable {
     private var rest: (corner: Double, eyesUp: Double)?
     /// Since when the witnesses have held the head down (nil: they do not).
     private(set) var since: Double?
+    /// How far down the corners read it over the second that began it, degrees: the look's distance as the eyes show it.
+    private(set) var shown = 0.0
     var isDown: Bool { since != nil }
 
     /// Forgets the rest: a new face.
@@ -100,7 +102,7 @@ struct EyesLookDown: Sendable {
         // The corners beyond the threshold all the while, each quarter of the second on average.
         guard quarters.allSatisfy({ $0.n > 0 && $0.sum / $0.n >= z.thresholdPitch }) else { return false }
         let n = Double(w.count)
-        if eyes / n >= max(Self.minEyeTravel, carried(corners / n)) { since = history[w.lowerBound].time }
+        if eyes / n >= max(Self.minEyeTravel, carried(corners / n)) { since = history[w.lowerBound].time; shown = corners / n }
         return isDown
     }
 }

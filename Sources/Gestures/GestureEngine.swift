@@ -309,7 +309,7 @@ public struct GestureEngine: Sendable {
                 // facing the camera to be (`facingRest`).
                 if let c = candidate, t - c.since >= settings.continuous.dwell, !quiet, !swinging, pendingHome == nil, facing.isEmpty {
                     state.activeLook = b
-                    out.append(event(.lookStart, direction: b, distance: Self.distance(offset, b)))
+                    out.append(event(.lookStart, direction: b, distance: lookDistance(offset, b, witnessed: witnessedDown)))
                     // A single "no" through a turn held this long is a look one way and then the other. Not a
                     // "yes": a slow, deep one may hold its bottom long enough to start a look down and is still
                     // one (docs/gestures.md "A single no and two looks").
@@ -328,7 +328,7 @@ public struct GestureEngine: Sendable {
             if let b = beyond {
                 if wasBeyond { e.beyondTime += dt }
                 if e.direction == nil { e.direction = b }
-                if b == e.direction { e.distance = max(e.distance, Self.distance(offset, b)) }
+                if b == e.direction { e.distance = max(e.distance, lookDistance(offset, b, witnessed: witnessedDown)) }
             }
             if posture { e.posture = true }
             if state.activeLook != nil { e.held = true }
@@ -581,6 +581,12 @@ public struct GestureEngine: Sendable {
         case .right, .left: return shakeRecognizer.isMoving
         case nil: return false
         }
+    }
+
+    /// How far a look in `d` has gone, degrees: as the pose reads it, or for a look down the eyes show, as they read it
+    /// where that is further (the nose read it small: `EyesLookDown`).
+    private func lookDistance(_ o: Angles, _ d: Direction, witnessed: Bool) -> Double {
+        witnessed && d == .down ? max(Self.distance(o, d), eyesDown.shown) : Self.distance(o, d)
     }
 
     /// Degrees beyond neutral along a direction's axis.

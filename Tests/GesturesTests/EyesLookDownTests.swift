@@ -55,6 +55,7 @@ final class EyesLookDownTests: XCTestCase {
         let blindNose = Face(nose: 0.17, corners: 1, lever: 0.7)
         let seen = events(look(18, blindNose))
         XCTAssertEqual(seen.of(.lookStart).map(\.direction), [.down], "\(seen)")
+        XCTAssertGreaterThan(seen.of(.lookStart).first?.distance ?? 0, 10, "its distance as the eyes read it, not the nose's 3°")
         XCTAssertEqual(seen.of(.lookStop).map(\.direction), [.down])
         XCTAssertTrue(seen.of(.nod).isEmpty && seen.of(.shake).isEmpty)
         XCTAssertEqual(events(look(18, blindNose, knownCorners: false)), [], "the nose alone reads no look")
