@@ -17,7 +17,7 @@ struct EyesLookDown: Sendable {
     /// Face widths the eyes must come down the picture a radian of what the corners read: a head tipping about its
     /// neck carries them by the eyes' distance in front of the pivot. Real heads here: the real clm_look's look down
     /// 0.43 (0.21-0.23 eye distances at 11-13° by the corners; the face box is 2.4 eye distances wide, 0.40-0.42 on
-    /// four faces), the podium speaker looking at his notes 0.47; the rendered heads 0.61-0.9 (their neck is longer
+    /// four faces), the podium speaker looking at his notes 0.47; the rendered heads 0.61-1.0 (their neck is longer
     /// than a person's). A face that only changes shape carries the eyes less than its corners say: the real smiling
     /// talker's corners reading 16-17° carried them at most 0.15 eye distances (0.21 a radian), a real man talking
     /// and smiling close to the camera, his corners reading 13.5°, 0.34 a radian. Just under the shortest real lever.
