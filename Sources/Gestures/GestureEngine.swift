@@ -243,6 +243,9 @@ public struct GestureEngine: Sendable {
 
         // A new face's neutral is refined over its first seconds (the median of its poses out of looks); after
         // that it follows slow drift at rest, and moves to a new posture held steady outside the idle zone.
+        // The eyes' rest follows the head's at rest, while a new face's neutral is refined too (one learnt mid-smile is
+        // not kept for its first seconds).
+        if inIdle, settings.drift.idleTimeConstant > 0, dt > 0 { eyesDown.follow(history[history.count - 1], by: min(1, dt / settings.drift.idleTimeConstant)) }
         if var r = refiner {
             if t < r.until {
                 // Only where the body was when calibrated: a body swaying or leaning away reads a few degrees of
@@ -266,7 +269,6 @@ public struct GestureEngine: Sendable {
             }
         } else if inIdle, settings.drift.idleTimeConstant > 0, dt > 0 {
             let k = min(1, dt / settings.drift.idleTimeConstant)
-            eyesDown.follow(history[history.count - 1], by: k)
             neutral = Angles(yaw: neutral.yaw + k * offset.yaw, pitch: neutral.pitch + k * offset.pitch)
             state.neutral = neutral
             offset = Angles(yaw: now.yaw - neutral.yaw, pitch: now.pitch - neutral.pitch)
