@@ -29,8 +29,8 @@ struct EyesLookDown: Sendable {
     /// 0.40-0.43 like a look's; the rendered looks down this witness finds carried them 0.116-0.24, and a person's
     /// deliberate look down is 15° or more ("Why these defaults"), which a real nose reads by itself.
     static let minEyeTravel = 0.1
-    /// Seconds over which the witnesses are averaged to see them home again: the calibration's average.
-    static let homeWindow = 0.25
+    /// The witnesses are averaged over quarters of `zones.heldFor`: held, each quarter of it; home again, the last.
+    static let quarters = 4
 
     /// The corner drop and the eyes' height (pixels, upward) at rest: learnt with the neutral, following it at rest.
     private var rest: (corner: Double, eyesUp: Double)?
@@ -68,18 +68,18 @@ struct EyesLookDown: Sendable {
     /// (on average: they are 2-4 times as jittery as the nose; and the whole threshold where a nose held a second
     /// needs 0.75 of it: a rendered talker's head dipping 10-12° for a second reads 6-10° by them at times), and the
     /// eyes came down as far as a head turned that much carries them (`minLever`, `minEyeTravel`); they stop on the
-    /// same witnesses: the corners or the eyes home (within the idle zone over `homeWindow`), or the nose back up at
-    /// neutral.
+    /// same witnesses: the corners or the eyes home (within the idle zone over the last quarter), or the nose back up
+    /// at neutral.
     mutating func update(_ history: History, neutral: Angles, zones z: GestureSettings.Zones) -> Bool {
         guard let r = rest, history.count > 0 else { since = nil; return false }
-        let newest = history[history.count - 1], t = newest.time
+        let newest = history[history.count - 1], t = newest.time, quarter = z.heldFor / Double(Self.quarters)
         func degreesDown(_ e: History.Entry) -> Double? { e.cornerDrop.map { (r.corner - $0) / Self.cornerSlope } }
         func eyesDown(_ e: History.Entry) -> Double? { e.eyesUp.map { (r.eyesUp - $0) / max(1, e.faceSize) } }
         // The eyes' travel a head turned by `degrees` about its neck gives at least.
         func carried(_ degrees: Double) -> Double { Self.minLever * degrees * .pi / 180 }
         if since != nil {
             var n = 0.0, corners = 0.0, eyes = 0.0
-            for i in history.window(from: t - Self.homeWindow, through: t) {
+            for i in history.window(from: t - quarter, through: t) {
                 guard let d = degreesDown(history[i]), let y = eyesDown(history[i]) else { continue }
                 n += 1; corners += d; eyes += y
             }
@@ -90,17 +90,17 @@ struct EyesLookDown: Sendable {
         let w = history.window(from: t - z.heldFor, through: t)
         guard w.lowerBound > 0, !w.isEmpty else { return false }
         var corners = 0.0, eyes = 0.0
-        var quarters = [(sum: Double, n: Double)](repeating: (0, 0), count: 4)
+        var parts = [(sum: Double, n: Double)](repeating: (0, 0), count: Self.quarters)
         for i in w {
             let e = history[i]
             guard let d = degreesDown(e), let y = eyesDown(e), e.pitch - neutral.pitch <= -Self.noseAgreement,
                   abs(e.yaw - neutral.yaw) <= z.idleYaw else { return false }
             corners += d; eyes += y
-            let q = min(3, max(0, Int((e.time - (t - z.heldFor)) / z.heldFor * 4)))
-            quarters[q].sum += d; quarters[q].n += 1
+            let q = min(Self.quarters - 1, max(0, Int((e.time - (t - z.heldFor)) / quarter)))
+            parts[q].sum += d; parts[q].n += 1
         }
         // The corners beyond the threshold all the while, each quarter of the second on average.
-        guard quarters.allSatisfy({ $0.n > 0 && $0.sum / $0.n >= z.thresholdPitch }) else { return false }
+        guard parts.allSatisfy({ $0.n > 0 && $0.sum / $0.n >= z.thresholdPitch }) else { return false }
         let n = Double(w.count)
         if eyes / n >= max(Self.minEyeTravel, carried(corners / n)) { since = history[w.lowerBound].time; shown = corners / n }
         return isDown

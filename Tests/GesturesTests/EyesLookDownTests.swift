@@ -14,9 +14,8 @@ final class EyesLookDownTests: XCTestCase {
 
     /// 2 s at rest, down to `degrees` in 0.5 s, held 1.5 s, back in 0.5 s, 2 s at rest; 25 fps, with a little
     /// jitter on every reading (seeded).
-    /// `dip`: instead, down and straight back up over that many seconds (a sine), as a talking head dips.
     /// `bob`: degrees the head bobs about the held look (at 1.5 Hz), as a talker's does.
-    private func look(_ degrees: Double, _ face: Face, knownCorners: Bool = true, dip: Double? = nil, bob: Double = 0) -> [HeadSample] {
+    private func look(_ degrees: Double, _ face: Face, knownCorners: Bool = true, bob: Double = 0) -> [HeadSample] {
         var rng = SplitMix(state: 7)
         var samples: [HeadSample] = []
         let fps = 25.0, size = 120.0
@@ -33,13 +32,9 @@ final class EyesLookDownTests: XCTestCase {
             }
         }
         add(2) { _ in 0 }
-        if let dip {
-            add(dip) { t in degrees * sin(.pi * t / dip) }
-        } else {
-            add(0.5) { t in degrees * t / 0.5 }
-            add(1.5) { t in degrees + bob * sin(2 * .pi * 1.5 * t) }
-            add(0.5) { t in degrees * (1 - t / 0.5) }
-        }
+        add(0.5) { t in degrees * t / 0.5 }
+        add(1.5) { t in degrees + bob * sin(2 * .pi * 1.5 * t) }
+        add(0.5) { t in degrees * (1 - t / 0.5) }
         add(2) { _ in 0 }
         return samples
     }
