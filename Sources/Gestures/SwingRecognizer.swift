@@ -506,10 +506,15 @@ struct SwingRecognizer: Sendable {
     /// rested before is not known. A nod under way when the face is found is judged without it, as the
     /// contrast rule is for a new face (docs/gestures.md "A face first seen mid-sentence").
     private func restLevel(before a: Int, _ p: [TurningPoints.Point], longestPause: Double) -> Double? {
+        restPoint(before: a, p, longestPause: longestPause).map { p[$0].value }
+    }
+
+    /// The turning point `restLevel(before:)` takes the rest from (nil: none seen).
+    private func restPoint(before a: Int, _ p: [TurningPoints.Point], longestPause: Double) -> Int? {
         var k = a
         while k > 0, p[k].pause <= longestPause { k -= 1 }
         if k == 0, watchingBeganMidStroke(p) { return nil }
-        return p[k].value
+        return k
     }
 
     /// Whether the oldest turning point is where the face was first seen (or seen again), with the head
@@ -685,6 +690,46 @@ struct SwingRecognizer: Sendable {
         return lift > 0 && dip < 0 && lift <= tolerance * -dip
     }
 
+    /// Seconds the nose, the eye corners and the eyes are averaged over when they measure a single's dip
+    /// (`dipTheNoseHides`): the corners are 2-4 times as jittery as the nose, and a slow single's extremes last longer
+    /// than this (a 0.7 Hz dip spends about 0.3 s within a tenth of its depth).
+    static let eyesAveraging = 0.2
+
+    /// Degrees a single's dip from `start` through `end` reads deeper by the eye corners, at the nose's own gain,
+    /// than by the nose: 0 where the nose reads it as deep. On some faces the base of the nose hides behind its tip
+    /// as the head tips down: a slow 15° "yes" (down 15°, up past the rest 14°) reads −2.4° and +8.2° by the nose,
+    /// narrower than `single_range`, where the eye corners read −11° and +18° (a rendered new face, averaged so;
+    /// "A look down the eyes show"). The nose reads the rise, so the rise gives the nose's gain against the corners
+    /// on this face and this gesture (both at least `least`: a ratio of two jitters is no gain), and the dip the
+    /// corners read, at that gain, is the dip as the nose would read it if it could see it. No deeper than the eyes
+    /// came down the picture at the shortest real lever (`EyesLookDown.minLever`): a smile lifts the outer corners
+    /// as a dip does, without carrying the eyes. A face whose nose reads its dips as it reads its rises gains nothing
+    /// (no real clip here changed). docs/gestures.md "A single the nose half hides".
+    static func dipTheNoseHides(_ h: History, from start: Double, through end: Double, least: Double) -> Double {
+        // The readings averaged from `from` through `through`: the nose in degrees, the corners in eye distances,
+        // the eyes in face widths.
+        func mean(from: Double, through: Double) -> (nose: Double, corner: Double, eyes: Double)? {
+            var n = 0.0, nose = 0.0, corner = 0.0, eyes = 0.0
+            for j in h.window(from: from, through: through) {
+                guard let c = h[j].cornerDrop, let y = h[j].eyesUp else { continue }
+                n += 1; nose += h[j].pitch; corner += c; eyes += y / max(1, h[j].faceSize)
+            }
+            return n > 0 ? (nose / n, corner / n, eyes / n) : nil
+        }
+        // Up from where the head rested as it set off (the last `eyesAveraging` before it left).
+        guard let r = mean(from: start - eyesAveraging, through: start) else { return 0 }
+        var noseUp = 0.0, noseDown = 0.0, cornersUp = 0.0, cornersDown = 0.0, eyesDown = 0.0
+        for k in h.window(from: start, through: end) {
+            guard let now = mean(from: h[k].time - eyesAveraging / 2, through: h[k].time + eyesAveraging / 2) else { continue }
+            let up = now.nose - r.nose, cornersRead = (now.corner - r.corner) / EyesLookDown.cornerSlope
+            noseUp = max(noseUp, up); noseDown = max(noseDown, -up)
+            cornersUp = max(cornersUp, cornersRead); cornersDown = max(cornersDown, -cornersRead)
+            eyesDown = max(eyesDown, (r.eyes - now.eyes) / EyesLookDown.minLever * 180 / .pi)
+        }
+        guard min(noseUp, cornersUp) >= least else { return 0 }
+        return max(0, min(noseUp / cornersUp * cornersDown, eyesDown) - noseDown)
+    }
+
     /// The face fit a nod is judged against. A nod is judged against what the face did before it, not against a fit the
     /// nod itself is part of: a face seen for a few seconds has a fit made mostly of its first nod, which then follows it
     /// at about 1 whatever it is (a nose moving alone too); the same real dip played forwards and backwards read
@@ -760,12 +805,20 @@ struct SwingRecognizer: Sendable {
         guard duration > 0, Double(strokes) / (2 * duration) <= s.maxRate else {
             return .unheard(.tooFast, measured: duration > 0 ? Double(strokes) / (2 * duration) : nil, allowed: s.maxRate)
         }
+        // The head's range: as the nose reads it, and for a single with the dip it hides (`dipTheNoseHides`).
+        var seen = range
         if strokes < 4 {
             // A single out-and-back sets off from a rest (the head was still there `settle`): a deliberate
             // "yes" or "no" does; talking's dips and sways set off from the last one. Or it was under way when
             // the face was found and is seen whole but for where it set off (`singleSeenWhole`).
             guard s.single else { return .unheard(.singlesOff) }
-            guard range >= s.singleRange else { return .unheard(.singleTooNarrow, measured: range, allowed: s.singleRange) }
+            // With the dip the nose hides, from where the head left the rest a "yes" dips from (below); the rise
+            // must be a stroke for either to give the nose's gain (twice the hysteresis, as `isSwinging`).
+            if axis == .pitch, range < s.singleRange {
+                seen = range + Self.dipTheNoseHides(h, from: p[restPoint(before: a, p, longestPause: longestPause) ?? a].left,
+                                                    through: p[b].arrived, least: 2 * s.hysteresis)
+            }
+            guard seen >= s.singleRange else { return .unheard(.singleTooNarrow, measured: seen, allowed: s.singleRange) }
             guard lastLookStart < p[a].left || lastLookStart > p[b].arrived else { return .unheard(.heldALook) }
             guard p[a].rested(s.settle) || (seenFromMidStroke && singleSeenWhole(p, from: a, to: b, settled: settled)) else {
                 return .unheard(.singleNotFromRest)
@@ -816,7 +869,7 @@ struct SwingRecognizer: Sendable {
             }
         }
         if olo <= ohi {
-            guard ohi - olo <= s.maxCrossRatio * range else { return .unheard(.otherAxisMoved, measured: (ohi - olo) / range, allowed: s.maxCrossRatio) }
+            guard ohi - olo <= s.maxCrossRatio * seen else { return .unheard(.otherAxisMoved, measured: (ohi - olo) / seen, allowed: s.maxCrossRatio) }
             guard max(-olo, ohi) <= s.maxOtherAngle else { return .unheard(.turnedAway, measured: max(-olo, ohi), allowed: s.maxOtherAngle) }
         }
         guard travel <= maxTranslation else { return .unheard(.bodyMoved, measured: travel, allowed: maxTranslation) }

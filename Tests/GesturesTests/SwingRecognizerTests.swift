@@ -663,6 +663,40 @@ final class SwingRecognizerTests: XCTestCase {
         XCTAssertEqual(events.of(.nod).count, 1, "\(events.gestures)")
     }
 
+    /// A slow single "yes" (down, up past the rest, home: 0.7 Hz) on a face whose nose reads dips at `noseDown` of
+    /// the truth and rises at `noseUp`, its eye corners at `corners` of the population's slope and its eyes carried
+    /// `lever` face widths a radian; 30 fps, 3 s at rest before it and 2 s after, a little jitter on every reading.
+    private func singleNod(_ degrees: Double, noseDown: Double, noseUp: Double, corners: Double?, lever: Double) -> [GestureEvent] {
+        var engine = GestureEngine()
+        var noise = SplitMix(state: 21)
+        var events: [GestureEvent] = []
+        for i in 0..<Int(6.43 * 30) {
+            let t = Double(i) / 30, u = t - 3
+            let head = u >= 0 && u < 1 / 0.7 ? -degrees * sin(2 * .pi * 0.7 * u) : 0
+            let radians = head * .pi / 180
+            let pose = HeadPose(yaw: noise.gaussian(0.2), pitch: (head < 0 ? noseDown : noseUp) * head + noise.gaussian(0.2),
+                                pointerX: 320, pointerY: 240, faceSize: 120, eyesRight: -300 + noise.gaussian(0.3),
+                                eyesUp: -220 + lever * radians * 120 + noise.gaussian(0.3),
+                                cornerDrop: corners.map { 0.05 + $0 * EyesLookDown.cornerSlope * head + noise.gaussian(0.001) })
+            events += engine.process(HeadSample(frame: i, time: t, pose: pose))
+        }
+        return events.gestures
+    }
+
+    /// On some faces the base of the nose hides behind its tip as the head tips down: a slow 15° single "yes" reads
+    /// −3.8° and +7.5° by the nose, narrower than `single_range`. The nose's gain on the rise, against the corners,
+    /// gives the dip it hides from the corners' reading of it (`dipTheNoseHides`): a nod. Without the corners, or with
+    /// the eyes carried less than a head's shortest lever shows the corners' dip (a smile lifting them on a head that
+    /// moves a little; without that bound this one is a nod), nothing; and a face whose nose reads its dips as its
+    /// rises gains nothing from the corners (a 10° single read 11° stays too narrow).
+    func testASingleDipTheNoseHidesIsHeardByTheEyes() {
+        XCTAssertEqual(singleNod(15, noseDown: 0.25, noseUp: 0.5, corners: 1, lever: 0.7).of(.nod).count, 1)
+        XCTAssertEqual(singleNod(15, noseDown: 0.25, noseUp: 0.5, corners: nil, lever: 0.7), [], "the nose alone")
+        XCTAssertEqual(singleNod(15, noseDown: 0.25, noseUp: 0.5, corners: 1, lever: 0.1), [], "the eyes carried less")
+        XCTAssertEqual(singleNod(10, noseDown: 0.55, noseUp: 0.55, corners: 1, lever: 0.7), [], "nothing hidden")
+        XCTAssertEqual(singleNod(16, noseDown: 0.55, noseUp: 0.55, corners: 1, lever: 0.7).of(.nod).count, 1, "read whole")
+    }
+
     /// The line fit: least-squares slope, its standard error and the correlation, from running sums.
     func testLineFitIsLeastSquares() {
         var fit = LineFit()
