@@ -690,6 +690,32 @@ struct SwingRecognizer: Sendable {
         return lift > 0 && dip < 0 && lift <= tolerance * -dip
     }
 
+    /// How far a swing's own axis may lie from the picture's, in the readings: degrees of the other axis a degree of
+    /// its own (the slope, either way). A face held tilted in the picture swings about its own axes, and the five
+    /// points read a turn of the frame as cross-talk amplified by the axes' unequal gains: rendered faces whose photo
+    /// is tilted 7-14° (the renderer turns them about the camera's axes) read 0.27-0.54 of the other axis a degree of
+    /// a nod or shake, the rest 0.0-0.17. 0.3 (17°): at 0.6 a rendered talker's bobs gave one false "yes" more.
+    /// docs/gestures.md "A swing on its own axis".
+    static let maxAxisTurn = 0.3
+    /// The other axis is measured across the swing's own axis only where it follows it that closely (the magnitude
+    /// of their correlation over the gesture): a frame turned gives a line, talking's sway a cloud. The tilted rendered
+    /// faces' nods and shakes 0.91-0.97; two talkers' bobs that the turned axis would have let through 0.53 and 0.71.
+    static let minAxisCorrelation = 0.8
+
+    /// The other axis's range over the history entries `span`, across the swing's own axis: less the part of it that
+    /// follows the swing's axis in a straight line (its slope against `value`, at most `maxAxisTurn` either way). Nil
+    /// where it does not follow it as a line (`minAxisCorrelation`): the range as read is the measure.
+    static func otherAxisAcross(_ h: History, _ span: Range<Int>, value: (History.Entry) -> Double,
+                                other: (History.Entry) -> Double) -> Double? {
+        var along = LineFit()
+        for k in span { along.add(x: value(h[k]), y: other(h[k])) }
+        guard let slope = along.slope, let r = along.correlation, abs(r) >= minAxisCorrelation else { return nil }
+        let turn = max(-maxAxisTurn, min(maxAxisTurn, slope))
+        var lo = Double.infinity, hi = -Double.infinity
+        for k in span { let o = other(h[k]) - turn * value(h[k]); lo = min(lo, o); hi = max(hi, o) }
+        return hi - lo
+    }
+
     /// Seconds the nose, the eye corners and the eyes are averaged over when they measure a single's dip
     /// (`dipTheNoseHides`): the corners are 2-4 times as jittery as the nose, and a slow single's extremes last longer
     /// than this (a 0.7 Hz dip spends about 0.3 s within a tenth of its depth).
@@ -869,7 +895,8 @@ struct SwingRecognizer: Sendable {
             }
         }
         if olo <= ohi {
-            guard ohi - olo <= s.maxCrossRatio * seen else { return .unheard(.otherAxisMoved, measured: (ohi - olo) / seen, allowed: s.maxCrossRatio) }
+            let across = Self.otherAxisAcross(h, span, value: value, other: other) ?? ohi - olo
+            guard across <= s.maxCrossRatio * seen else { return .unheard(.otherAxisMoved, measured: across / seen, allowed: s.maxCrossRatio) }
             guard max(-olo, ohi) <= s.maxOtherAngle else { return .unheard(.turnedAway, measured: max(-olo, ohi), allowed: s.maxOtherAngle) }
         }
         guard travel <= maxTranslation else { return .unheard(.bodyMoved, measured: travel, allowed: maxTranslation) }

@@ -907,20 +907,43 @@ final class SwingRecognizerTests: XCTestCase {
     }
 
     /// A "no" is a turn of the head, one axis: a sway that bobs the head up and down by nearly half as much
-    /// as it turns is talking, not a shake. The nod allows more (0.5): pitch reads small (docs/gestures.md).
+    /// as it turns, out of step with it, is talking, not a shake. The nod allows more (0.5): pitch reads small
+    /// (docs/gestures.md). The axis is the swing's own: a face held tilted in the picture shakes along a line
+    /// turned from the picture's (pitch in step with yaw, 0.6 of it), which is a "no"; a line turned further (as
+    /// much pitch as yaw) is not (`SwingRecognizer.maxAxisTurn`, `minAxisCorrelation`).
     func testShakeIsOneAxis() {
-        for (bob, expected) in [(0.0, 1), (0.3, 1), (0.45, 0)] {
+        for (bob, inStep, expected) in [(0.0, true, 1), (0.3, true, 1), (0.45, false, 0), (0.6, true, 1), (1.0, true, 0)] {
             var s = Stream()
             s.rest(1)
-            s.add(1.2) { t in (8 * sin(2 * .pi * t / 0.6), 8 * bob * sin(2 * .pi * t / 0.6)) }
+            s.add(1.2) { t in
+                let phase = 2 * .pi * t / 0.6
+                return (8 * sin(phase), 8 * bob * (inStep ? sin(phase) : 1 - cos(phase)))
+            }
             s.rest(1.5)
-            XCTAssertEqual(s.events().of(.shake).count, expected, "pitch \(bob) of yaw: \(s.events().gestures)")
+            XCTAssertEqual(s.events().of(.shake).count, expected, "pitch \(bob) of yaw, in step \(inStep): \(s.events().gestures)")
         }
         var nod = Stream()
         nod.rest(1)
         nod.add(1.2) { t in (-8 * 0.45 * sin(2 * .pi * t / 0.6), -8 * sin(2 * .pi * t / 0.6)) }
         nod.rest(1.5)
         XCTAssertEqual(nod.events().of(.nod).count, 1, "\(nod.events().gestures)")
+    }
+
+    /// A nod on a face held tilted in the picture: the yaw follows the pitch in a straight line, 0.7 of it, more than
+    /// the other axis may move as read (`nod.max_cross_ratio` 0.5) but little across the nod's own turned axis: a
+    /// "yes". The same yaw wandering out of step with the nod (a talker's sway): nothing. Without the turned axis
+    /// the first is nothing too (checked).
+    func testANodOnATiltedFaceIsJudgedAcrossItsOwnAxis() {
+        for (inStep, expected) in [(true, 1), (false, 0)] {
+            var s = Stream()
+            s.rest(1)
+            s.add(1.2) { t in
+                let phase = 2 * .pi * t / 0.6
+                return (-8 * 0.7 * (inStep ? sin(phase) : 1 - cos(phase)), -8 * sin(phase))
+            }
+            s.rest(1.5)
+            XCTAssertEqual(s.events().of(.nod).count, expected, "in step \(inStep): \(s.events().gestures)")
+        }
     }
 
     /// A quick, small "no" (5°, 2.5-3.5 Hz): its full strokes cover the 4° shake stroke, its first and last,
