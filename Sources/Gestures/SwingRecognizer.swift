@@ -500,16 +500,11 @@ struct SwingRecognizer: Sendable {
         return found
     }
 
-    /// Where the head rested before turning point `a`: back along the strokes to a pause longer than the
-    /// gesture's own turning over (`longestPause`), or to the oldest point kept. Nil when that is where the
+    /// The turning point where the head rested before turning point `a`: back along the strokes to a pause longer
+    /// than the gesture's own turning over (`longestPause`), or to the oldest point kept. Nil when that is where the
     /// face was first seen and the head did not rest there (`settle`): it was already moving, and where it
     /// rested before is not known. A nod under way when the face is found is judged without it, as the
     /// contrast rule is for a new face (docs/gestures.md "A face first seen mid-sentence").
-    private func restLevel(before a: Int, _ p: [TurningPoints.Point], longestPause: Double) -> Double? {
-        restPoint(before: a, p, longestPause: longestPause).map { p[$0].value }
-    }
-
-    /// The turning point `restLevel(before:)` takes the rest from (nil: none seen).
     private func restPoint(before a: Int, _ p: [TurningPoints.Point], longestPause: Double) -> Int? {
         var k = a
         while k > 0, p[k].pause <= longestPause { k -= 1 }
@@ -703,12 +698,11 @@ struct SwingRecognizer: Sendable {
     static let minAxisCorrelation = 0.8
 
     /// The other axis's range over the history entries `span`, across the swing's own axis: less the part of it that
-    /// follows the swing's axis in a straight line (its slope against `value`, at most `maxAxisTurn` either way). Nil
-    /// where it does not follow it as a line (`minAxisCorrelation`): the range as read is the measure.
-    static func otherAxisAcross(_ h: History, _ span: Range<Int>, value: (History.Entry) -> Double,
+    /// follows the swing's axis in a straight line (`along`: the other axis fitted against `value` over `span`; its
+    /// slope at most `maxAxisTurn` either way). Nil where it does not follow it as a line (`minAxisCorrelation`): the
+    /// range as read is the measure.
+    static func otherAxisAcross(_ along: LineFit, _ h: History, _ span: Range<Int>, value: (History.Entry) -> Double,
                                 other: (History.Entry) -> Double) -> Double? {
-        var along = LineFit()
-        for k in span { along.add(x: value(h[k]), y: other(h[k])) }
         guard let slope = along.slope, let r = along.correlation, abs(r) >= minAxisCorrelation else { return nil }
         let turn = max(-maxAxisTurn, min(maxAxisTurn, slope))
         var lo = Double.infinity, hi = -Double.infinity
@@ -831,7 +825,9 @@ struct SwingRecognizer: Sendable {
         guard duration > 0, Double(strokes) / (2 * duration) <= s.maxRate else {
             return .unheard(.tooFast, measured: duration > 0 ? Double(strokes) / (2 * duration) : nil, allowed: s.maxRate)
         }
-        // The head's range: as the nose reads it, and for a single with the dip it hides (`dipTheNoseHides`).
+        // Where the head rested before it (`restPoint`), and its range: as the nose reads it, and for a single with
+        // the dip it hides (`dipTheNoseHides`).
+        let restAt = restPoint(before: a, p, longestPause: longestPause)
         var seen = range
         if strokes < 4 {
             // A single out-and-back sets off from a rest (the head was still there `settle`): a deliberate
@@ -841,8 +837,7 @@ struct SwingRecognizer: Sendable {
             // With the dip the nose hides, from where the head left the rest a "yes" dips from (below); the rise
             // must be a stroke for either to give the nose's gain (twice the hysteresis, as `isSwinging`).
             if axis == .pitch, range < s.singleRange {
-                seen = range + Self.dipTheNoseHides(h, from: p[restPoint(before: a, p, longestPause: longestPause) ?? a].left,
-                                                    through: p[b].arrived, least: 2 * s.hysteresis)
+                seen = range + Self.dipTheNoseHides(h, from: p[restAt ?? a].left, through: p[b].arrived, least: 2 * s.hysteresis)
             }
             guard seen >= s.singleRange else { return .unheard(.singleTooNarrow, measured: seen, allowed: s.singleRange) }
             guard lastLookStart < p[a].left || lastLookStart > p[b].arrived else { return .unheard(.heldALook) }
@@ -853,7 +848,7 @@ struct SwingRecognizer: Sendable {
         // A "yes" goes down from where the head rested before it (by more than the pose's jitter: the pitch
         // of a face whose nose hides its base reads small dips). A head tipped back and returning does not (a
         // look up, or five landmarks folding at the top of one), nor does an upward toss ("no" in places).
-        if axis == .pitch, let rest = restLevel(before: a, p, longestPause: longestPause) { guard lo < rest - s.hysteresis else { return .unheard(.notDown) } }
+        if axis == .pitch, let rest = restAt.map({ p[$0].value }) { guard lo < rest - s.hysteresis else { return .unheard(.notDown) } }
         if settled {
             // Settled, there are inner turning points (`fewest` strokes is 2).
             let inner = p[(a + 1)..<b].lazy.map(\.value)
@@ -879,11 +874,11 @@ struct SwingRecognizer: Sendable {
         // The other axis and the head's travel over the gesture, from the history.
         var olo = Double.infinity, ohi = -Double.infinity, travel = 0.0, origin: History.Entry?
         var vlo = Double.infinity, vhi = -Double.infinity, slo = Double.infinity, shi = -Double.infinity
-        var carried = CarryFit(), cornered = LineFit()
+        var carried = CarryFit(), cornered = LineFit(), along = LineFit()
         let span = h.window(from: p[a].left, through: p[b].arrived)
         for k in span.reversed() {
             let e = h[k]
-            olo = min(olo, other(e)); ohi = max(ohi, other(e))
+            olo = min(olo, other(e)); ohi = max(ohi, other(e)); along.add(x: value(e), y: other(e))
             vlo = min(vlo, value(e)); vhi = max(vhi, value(e)); slo = min(slo, sight(e)); shi = max(shi, sight(e))
             carried.add(turn: value(e), eyes: eyes(e), faceSize: e.faceSize)
             if axis == .pitch, let c = e.cornerDrop { cornered.add(x: e.rawPitch, y: c) }
@@ -895,7 +890,7 @@ struct SwingRecognizer: Sendable {
             }
         }
         if olo <= ohi {
-            let across = Self.otherAxisAcross(h, span, value: value, other: other) ?? ohi - olo
+            let across = Self.otherAxisAcross(along, h, span, value: value, other: other) ?? ohi - olo
             guard across <= s.maxCrossRatio * seen else { return .unheard(.otherAxisMoved, measured: across / seen, allowed: s.maxCrossRatio) }
             guard max(-olo, ohi) <= s.maxOtherAngle else { return .unheard(.turnedAway, measured: max(-olo, ohi), allowed: s.maxOtherAngle) }
         }
