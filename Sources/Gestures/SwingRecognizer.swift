@@ -812,9 +812,21 @@ struct SwingRecognizer: Sendable {
             return .unheard(.foundInALargerMove, measured: abs(p[a + 1].value - p[a].value), allowed: largest)
         }
         let range = hi - lo, mean = total / Double(seenFromMidStroke || windUp ? strokes - 1 : strokes)
-        guard smallest >= s.minSymmetry * largest
+        // A "yes" that sets off down from a rest, its bottom half hidden from the nose: its first stroke and the rise
+        // out of that bottom are judged as deep as the eye corners show them (`dipTheNoseHides`), for its symmetry only.
+        var symmetry = (smallest: smallest, largest: largest)
+        if axis == .pitch, smallest < s.minSymmetry * largest, !seenFromMidStroke, !windUp, last - a >= 2,
+           p[a + 1].value < p[a].value, p[a].rested(s.settle),
+           case let hidden = Self.dipTheNoseHides(h, from: p[a].left, through: p[a + 2].arrived, least: 2 * s.hysteresis), hidden > 0 {
+            symmetry = (.infinity, 0)
+            for i in (a + 1)...last {
+                let size = abs(p[i].value - p[i - 1].value) + (i <= a + 2 ? hidden : 0)
+                symmetry = (min(symmetry.smallest, size), max(symmetry.largest, size))
+            }
+        }
+        guard symmetry.smallest >= s.minSymmetry * symmetry.largest
                 || swingsAboutOneCentreOutOfAnOffRest(p, from: a, to: last, settled: settled && last == b) else {
-            return .unheard(.lopsided, measured: largest > 0 ? smallest / largest : nil, allowed: s.minSymmetry)
+            return .unheard(.lopsided, measured: symmetry.largest > 0 ? symmetry.smallest / symmetry.largest : nil, allowed: s.minSymmetry)
         }
         // Its full strokes swing about one centre (mid-motion, every stroke after the first is one; at rest, the last
         // is a half stroke home), and a "no" turns to both sides of where it set off.

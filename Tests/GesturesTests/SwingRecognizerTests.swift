@@ -663,16 +663,16 @@ final class SwingRecognizerTests: XCTestCase {
         XCTAssertEqual(events.of(.nod).count, 1, "\(events.gestures)")
     }
 
-    /// A slow single "yes" (down, up past the rest, home: 0.7 Hz) on a face whose nose reads dips at `noseDown` of
+    /// A slow single "yes" (down, up past the rest, home: 0.7 Hz unless told) on a face whose nose reads dips at `noseDown` of
     /// the truth and rises at `noseUp`, its eye corners at `corners` of the population's slope and its eyes carried
     /// `lever` face widths a radian; 30 fps, 3 s at rest before it and 2 s after, a little jitter on every reading.
-    private func singleNod(_ degrees: Double, noseDown: Double, noseUp: Double, corners: Double?, lever: Double) -> [GestureEvent] {
+    private func singleNod(_ degrees: Double, noseDown: Double, noseUp: Double, corners: Double?, lever: Double, hz: Double = 0.7) -> [GestureEvent] {
         var engine = GestureEngine()
         var noise = SplitMix(state: 21)
         var events: [GestureEvent] = []
-        for i in 0..<Int(6.43 * 30) {
+        for i in 0..<Int((5 + 1 / hz) * 30) {
             let t = Double(i) / 30, u = t - 3
-            let head = u >= 0 && u < 1 / 0.7 ? -degrees * sin(2 * .pi * 0.7 * u) : 0
+            let head = u >= 0 && u < 1 / hz ? -degrees * sin(2 * .pi * hz * u) : 0
             let radians = head * .pi / 180
             let pose = HeadPose(yaw: noise.gaussian(0.2), pitch: (head < 0 ? noseDown : noseUp) * head + noise.gaussian(0.2),
                                 pointerX: 320, pointerY: 240, faceSize: 120, eyesRight: -300 + noise.gaussian(0.3),
@@ -695,6 +695,17 @@ final class SwingRecognizerTests: XCTestCase {
         XCTAssertEqual(singleNod(15, noseDown: 0.25, noseUp: 0.5, corners: 1, lever: 0.1), [], "the eyes carried less")
         XCTAssertEqual(singleNod(10, noseDown: 0.55, noseUp: 0.55, corners: 1, lever: 0.7), [], "nothing hidden")
         XCTAssertEqual(singleNod(16, noseDown: 0.55, noseUp: 0.55, corners: 1, lever: 0.7).of(.nod).count, 1, "read whole")
+    }
+
+    /// A quicker "yes" (1.1 Hz) on such a face: −3.8° and +9° by the nose for 15°, wide enough, but its first stroke under
+    /// half its rise (`lopsided`), and its bottom too brief a stop for the rise from it to be a single of its own. From
+    /// the rest it set off from, its dip and the rise out of it are judged as deep as the corners show them at the nose's
+    /// gain (`dipTheNoseHides`): a nod. Without the corners, or with the eyes carried too little for the corners' dip,
+    /// nothing.
+    func testANodWhoseDipTheNoseHidesIsJudgedWhole() {
+        XCTAssertEqual(singleNod(15, noseDown: 0.25, noseUp: 0.6, corners: 1, lever: 0.7, hz: 1.1).of(.nod).count, 1)
+        XCTAssertEqual(singleNod(15, noseDown: 0.25, noseUp: 0.6, corners: nil, lever: 0.7, hz: 1.1), [], "the nose alone")
+        XCTAssertEqual(singleNod(15, noseDown: 0.25, noseUp: 0.6, corners: 1, lever: 0.1, hz: 1.1), [], "the eyes carried less")
     }
 
     /// The line fit: least-squares slope, its standard error and the correlation, from running sums.
