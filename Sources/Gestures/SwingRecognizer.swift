@@ -692,13 +692,6 @@ struct SwingRecognizer: Sendable {
     /// a nod or shake, the rest 0.0-0.17. 0.3 (17°): at 0.6 a rendered talker's bobs gave one false "yes" more.
     /// docs/gestures.md "A swing on its own axis".
     static let maxAxisTurn = 0.3
-    /// The same for a "no", whose pitch the five points read following its yaw more steeply still on a face turned or
-    /// tilted in its photo: within 25° of their rest the rendered faces' sweeps read +0.57 and +0.88 of pitch a degree
-    /// of yaw (faces turned 12° and 16°), +0.4 (tilted 9.5°), −0.53 and +0.67 on two more, the other sixteen sides
-    /// within ±0.35 ("False pitch by yaw", docs/vision.md). A footballer turned 12° shook ±13° reading 0.6 of pitch a
-    /// degree. No talker's sway over every local set and real clip gave a "no" at 0.6 (docs/gestures.md "A no on a
-    /// face turned in its photo").
-    static let maxShakeAxisTurn = 0.6
     /// The other axis is measured across the swing's own axis only where it follows it that closely (the magnitude
     /// of their correlation over the gesture): a frame turned gives a line, talking's sway a cloud. The tilted rendered
     /// faces' nods and shakes 0.91-0.97; two talkers' bobs that the turned axis would have let through 0.53 and 0.71.
@@ -706,12 +699,12 @@ struct SwingRecognizer: Sendable {
 
     /// The other axis's range over the history entries `span`, across the swing's own axis: less the part of it that
     /// follows the swing's axis in a straight line (`along`: the other axis fitted against `value` over `span`; its
-    /// slope at most `maxTurn` either way: `maxAxisTurn`, or `maxShakeAxisTurn` for a "no"). Nil where it does not
-    /// follow it as a line (`minAxisCorrelation`): the range as read is the measure.
-    static func otherAxisAcross(_ along: LineFit, _ h: History, _ span: Range<Int>, maxTurn: Double = maxAxisTurn, value: (History.Entry) -> Double,
+    /// slope at most `maxAxisTurn` either way). Nil where it does not follow it as a line (`minAxisCorrelation`): the
+    /// range as read is the measure.
+    static func otherAxisAcross(_ along: LineFit, _ h: History, _ span: Range<Int>, value: (History.Entry) -> Double,
                                 other: (History.Entry) -> Double) -> Double? {
         guard let slope = along.slope, let r = along.correlation, abs(r) >= minAxisCorrelation else { return nil }
-        let turn = max(-maxTurn, min(maxTurn, slope))
+        let turn = max(-maxAxisTurn, min(maxAxisTurn, slope))
         var lo = Double.infinity, hi = -Double.infinity
         for k in span { let o = other(h[k]) - turn * value(h[k]); lo = min(lo, o); hi = max(hi, o) }
         return hi - lo
@@ -909,7 +902,7 @@ struct SwingRecognizer: Sendable {
             }
         }
         if olo <= ohi {
-            let across = Self.otherAxisAcross(along, h, span, maxTurn: axis == .yaw ? Self.maxShakeAxisTurn : Self.maxAxisTurn, value: value, other: other) ?? ohi - olo
+            let across = Self.otherAxisAcross(along, h, span, value: value, other: other) ?? ohi - olo
             guard across <= s.maxCrossRatio * seen else { return .unheard(.otherAxisMoved, measured: across / seen, allowed: s.maxCrossRatio) }
             guard max(-olo, ohi) <= s.maxOtherAngle else { return .unheard(.turnedAway, measured: max(-olo, ohi), allowed: s.maxOtherAngle) }
         }
