@@ -724,7 +724,8 @@ struct SwingRecognizer: Sendable {
     /// corners read, at that gain, is the dip as the nose would read it if it could see it. No deeper than the eyes
     /// came down the picture at the shortest real lever (`EyesLookDown.minLever`): a smile lifts the outer corners
     /// as a dip does, without carrying the eyes. A face whose nose reads its dips as it reads its rises gains nothing
-    /// (no real clip here changed). docs/gestures.md "A single the nose half hides".
+    /// (no real clip here changed). Also the dip of a nod that sets off down from a rest, for its symmetry.
+    /// docs/gestures.md "A single the nose half hides", "A nod's dip the nose half hides".
     static func dipTheNoseHides(_ h: History, from start: Double, through end: Double, least: Double) -> Double {
         // The readings averaged from `from` through `through`: the nose in degrees, the corners in eye distances,
         // the eyes in face widths.
@@ -817,7 +818,8 @@ struct SwingRecognizer: Sendable {
         var symmetry = (smallest: smallest, largest: largest)
         if axis == .pitch, smallest < s.minSymmetry * largest, !seenFromMidStroke, !windUp, last - a >= 2,
            p[a + 1].value < p[a].value, p[a].rested(s.settle),
-           case let hidden = Self.dipTheNoseHides(h, from: p[a].left, through: p[a + 2].arrived, least: 2 * s.hysteresis), hidden > 0 {
+           case let hidden = Self.dipTheNoseHides(h, from: p[a].left, through: p[a + 2].arrived, least: 2 * s.hysteresis),
+           hidden > 0 {
             symmetry = (.infinity, 0)
             for i in (a + 1)...last {
                 let size = abs(p[i].value - p[i - 1].value) + (i <= a + 2 ? hidden : 0)
@@ -826,7 +828,8 @@ struct SwingRecognizer: Sendable {
         }
         guard symmetry.smallest >= s.minSymmetry * symmetry.largest
                 || swingsAboutOneCentreOutOfAnOffRest(p, from: a, to: last, settled: settled && last == b) else {
-            return .unheard(.lopsided, measured: symmetry.largest > 0 ? symmetry.smallest / symmetry.largest : nil, allowed: s.minSymmetry)
+            return .unheard(.lopsided, measured: symmetry.largest > 0 ? symmetry.smallest / symmetry.largest : nil,
+                            allowed: s.minSymmetry)
         }
         // Its full strokes swing about one centre (mid-motion, every stroke after the first is one; at rest, the last
         // is a half stroke home), and a "no" turns to both sides of where it set off.

@@ -663,10 +663,11 @@ final class SwingRecognizerTests: XCTestCase {
         XCTAssertEqual(events.of(.nod).count, 1, "\(events.gestures)")
     }
 
-    /// A slow single "yes" (down, up past the rest, home: 0.7 Hz unless told) on a face whose nose reads dips at `noseDown` of
-    /// the truth and rises at `noseUp`, its eye corners at `corners` of the population's slope and its eyes carried
-    /// `lever` face widths a radian; 30 fps, 3 s at rest before it and 2 s after, a little jitter on every reading.
-    private func singleNod(_ degrees: Double, noseDown: Double, noseUp: Double, corners: Double?, lever: Double, hz: Double = 0.7) -> [GestureEvent] {
+    /// A slow single "yes" (down, up past the rest, home: at `hz`, 0.7 unless told) on a face whose nose reads dips at
+    /// `noseDown` of the truth and rises at `noseUp`, its eye corners at `corners` of the population's slope and its eyes
+    /// carried `lever` face widths a radian; 30 fps, 3 s at rest before it and 2 s after, a little jitter on every reading.
+    private func singleNod(_ degrees: Double, noseDown: Double, noseUp: Double, corners: Double?, lever: Double,
+                           hz: Double = 0.7) -> [GestureEvent] {
         var engine = GestureEngine()
         var noise = SplitMix(state: 21)
         var events: [GestureEvent] = []
