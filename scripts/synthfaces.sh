@@ -37,7 +37,7 @@ render() {
         set -- $face
         local clip=$clips/$1.y4m
         [ -s "$clip" ] || clip=$conversation/$1.y4m
-        [ -s "$clip" ] || { echo "synthfaces: no $clips/$1.y4m: run scripts/realclips.sh first" >&2; exit 66; }
+        [ -s "$clip" ] || { echo "synthfaces: no $1.y4m in $clips or $conversation: run scripts/realclips.sh first" >&2; exit 66; }
         local photo=$dir/stills/$1.pgm
         [ -s "$photo" ] || "$venv/bin/python" "$repo/scripts/realclips.py" still "$clip" "$2" "$photo" ${3:-}
         for sc in gestures talk sweep; do
