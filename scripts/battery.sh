@@ -20,7 +20,7 @@
 #   scripts/battery.sh --expression
 # Makes the real talkers with faces changing shape: the real PyPI talkers' noses and upper lips moved up and down
 # (`degrade.py expression`) in six settings, ±0.04-0.08 eye distances at 1-2.5 Hz for 2-3 s from 3, 12 and 26 s,
-# into BATTERY_EXPRESSION_DIR (default ~/.cache/nodwire/battery-expression; ~10 GB). Needs scripts/realclips.sh.
+# into BATTERY_EXPRESSION_DIR (default ~/.cache/nodwire/battery-expression; 12 GB, 2 minutes). Needs scripts/realclips.sh.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cache=$HOME/.cache/nodwire
