@@ -4,7 +4,7 @@
 # summary (scripts/battery.py). Two batteries compared show which clip and which gesture a change moved:
 #   scripts/battery.sh before.jsonl; (change something); scripts/battery.sh after.jsonl
 #   scripts/battery.py compare before.jsonl after.jsonl
-# This is how a rule change is judged before it lands (docs/accuracy.md "The regression battery"): every found,
+# This is how a rule change is judged before it lands (docs/accuracy.md "Running it"): every found,
 # missed and false event of every set, not only the floors the tests hold. Out of CI (an hour or more).
 #
 #   scripts/battery.sh RESULTS [DIR...]
@@ -76,13 +76,14 @@ read -r -a starts <<< "${STARTS:-0 1.3 3}"
 i=0
 for d in "$@"; do
     for s in "${starts[@]}"; do
-        printf '%s\t%s\t%s\n' "$i" "$(cd "$d" && pwd)" "$s"; i=$((i + 1))
+        echo "$i $(cd "$d" && pwd) $s"; i=$((i + 1))
     done
 done > "$tmp/jobs"
 echo "battery: $(wc -l < "$tmp/jobs") runs ($# folders x ${#starts[@]} starts) with $nodwire" >&2
 export nodwire tmp EVALUATE_ARGS
 # One run: the folder's clips from one start; each clip line tagged with its folder and start.
 run() {
+    set -o pipefail  # a failed evaluate must fail the run, not leave its replays out in silence
     local n=$1 dir=$2 start=$3
     read -r -a extra <<< "${EVALUATE_ARGS:-}"
     (cd "$repo" && "$nodwire" evaluate "$dir" --json --start "$start" ${extra[@]+"${extra[@]}"} 2> "$tmp/$n.err") |
@@ -94,6 +95,7 @@ for line in sys.stdin:
         { echo "battery: $dir from $start s failed:" >&2; cat "$tmp/$n.err" >&2; return 1; }
 }
 export -f run; export repo
-xargs -P "${JOBS:-$(nproc)}" -L 1 bash -c 'run "$0" "$1" "$2"' < <(tr '\t' ' ' < "$tmp/jobs")
-cat $(for n in $(seq 0 $((i - 1))); do echo "$tmp/$n.jsonl"; done) > "$results"
+# Folder paths are split on blanks: keep the sets in folders without spaces.
+xargs -P "${JOBS:-$(nproc)}" -L 1 bash -c 'run "$0" "$1" "$2"' < "$tmp/jobs"
+for n in $(seq 0 $((i - 1))); do cat "$tmp/$n.jsonl"; done > "$results"
 python3 "$repo/scripts/battery.py" summary "$results"
