@@ -335,6 +335,16 @@ struct SwingRecognizer: Sendable {
     /// 0.1 from where the head happened to be, 1.6-2.9 standard errors from nothing. Two: the usual bar for a
     /// slope that is there. docs/gestures.md "The carry must be shown".
     static let carryErrors = 2.0
+    /// How far a stroke's eyes must have gone its way (face widths a radian, as `minCarry`) for it to hold a later nod
+    /// back (`contrast`: a nod stands out from the head's own motion in the `contrast_window` before it). Pitch is read
+    /// from the base of the nose, which a face changing shape moves while the eyes stay or go the other way; a head
+    /// tipping about its neck carries them its way (0.23 a radian on the real clm_look), and the reading of a 4° stroke
+    /// is good to about 0.02 (the eyes' 0.3 px of jitter averaged over 0.2 s, a face 100 px wide). 0, the sign: only a stroke whose eyes went against it is left out, which no head turning
+    /// about its neck gives. A real still man whose read pitch wanders 6° with his eyes going the other way (0.17-0.38
+    /// against) held quick nods back; at `minCarry` (0.07) a real talker's weakly carried stroke was left out too and he
+    /// nodded. Nods only, as the eye corners: a shake is read from the nose's sideways place, which lips hardly move.
+    /// docs/gestures.md "A stroke that was not the head".
+    static let minBackgroundCarry = 0.0
 
     /// How much of a nod's pitch the eye corners must follow, against how they follow this face's pitch in
     /// general: the slope of `HeadPose.cornerDrop` against pitch over the nod (allowing for its standard error)
@@ -769,6 +779,23 @@ struct SwingRecognizer: Sendable {
         return (h[h.count - 1].faceCorners, false)
     }
 
+    /// Whether the stroke from turning point `from` to `to` carried the eyes its way as a head turning about its neck
+    /// does (`minBackgroundCarry`; the eyes averaged over `eyesAveraging` about each end); true where they are not known.
+    private func wasTheHead(_ from: TurningPoints.Point, _ to: TurningPoints.Point, _ h: History) -> Bool {
+        func eyesAt(_ t: Double) -> (eyes: Double, size: Double)? {
+            let w = h.window(from: t - Self.eyesAveraging / 2, through: t + Self.eyesAveraging / 2)
+            var sum = 0.0, size = 0.0, n = 0.0
+            for k in w {
+                guard let e = eyes(h[k]) else { return nil }
+                sum += e; size += h[k].faceSize; n += 1
+            }
+            return n > 0 ? (sum / n, size / n) : nil
+        }
+        let turn = (to.value - from.value) * .pi / 180
+        guard turn != 0, let x = eyesAt(from.arrived), let y = eyesAt(to.arrived) else { return true }
+        return (y.eyes - x.eyes) / max(1, (x.size + y.size) / 2) / turn >= Self.minBackgroundCarry
+    }
+
     /// Whether the strokes between turning points `a` and `b` are a gesture.
     private func check(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool, _ h: History) -> Verdict {
         let s = settings
@@ -878,10 +905,11 @@ struct SwingRecognizer: Sendable {
         }
         // What came before: no stroke as big that set off in the contrast window. An answer already reported
         // (before `notBefore`) is not background motion: a quick small "no" 1 s after a wide one is judged
-        // against the rest between them, not against the wide one.
+        // against the rest between them, not against the wide one. Nor is a stroke of the nose's pitch whose eyes went
+        // the other way: that was the face changing shape, not the head moving (`minBackgroundCarry`).
         var i = a
         while i > 0, p[i - 1].left >= notBefore, p[a].left - p[i - 1].left <= s.contrastWindow {
-            if abs(p[i].value - p[i - 1].value) > s.contrast * mean {
+            if abs(p[i].value - p[i - 1].value) > s.contrast * mean, axis == .yaw || wasTheHead(p[i - 1], p[i], h) {
                 return .unheard(.notStandingOut, measured: abs(p[i].value - p[i - 1].value), allowed: s.contrast * mean)
             }
             i -= 1

@@ -172,7 +172,8 @@ final class ModelledNodTests: XCTestCase {
 
     /// A quick, small, repeated "yes" (5-10° at 2.2-3.5 Hz, two to four dips) laid over the three still people: heard
     /// 49 times of 56 (2026-11-28; five of the misses on vitallens_still2, whose read pitch wanders: a stroke as big just
-    /// before, the eyes not shown carried). On a fourth still person whose head moves by itself (`msu_client022`:
+    /// before, the eyes not shown carried), 52 since a stroke whose eyes went against it holds no nod back (2026-11-29,
+    /// `SwingRecognizer.minBackgroundCarry`). On a fourth still person whose head moves by itself (`msu_client022`:
     /// MediaPipe sees it move) none of 17 is heard: the nods ride on the person's own movement. Fails with `max_rate` at
     /// 2.8 (25 of 56). docs/gestures.md "Quick repeated nods, and a glance judged on its own axis".
     func testAQuickSmallRepeatedNodLaidOverARealStillFaceIsHeard() throws {
@@ -185,9 +186,12 @@ final class ModelledNodTests: XCTestCase {
     /// nose reads its nods is not known: MediaPipe itself reads rendered faces' dips at 0.37-0.9 of the truth, so his is
     /// 0.7-1.8 (docs/vision.md "MediaPipe against the truth"), and a rendered face's 0.43-0.54. Read at their true size
     /// over the three still people (2026-11-29): slow wide singles 24 of 27, quick repeated nods 38 of 56 (the smoothing
-    /// leaves a 5° dip at 3.5 Hz strokes of 2-2.5°, at the hysteresis), the six nods 74 of 84; a "no" read at 0.8 of
-    /// itself (the rendered faces' median) 58 of 59. The floors are below those, so that a change which gains on large
-    /// readings by losing the small ones shows here. docs/gestures.md "How large the nose reads a nod".
+    /// leaves a 5° dip at 3.5 Hz strokes of 2-2.5°, at the hysteresis; and a still man's read pitch wanders with his eyes
+    /// going the other way), the six nods 74 of 84; a "no" read at 0.8 of itself (the rendered faces' median) 58 of 59.
+    /// Since a stroke whose eyes went against it holds no nod back (`SwingRecognizer.minBackgroundCarry`), quick nods 46
+    /// and the six nods 76. The floors are below those, so that a change which gains on large readings by losing the
+    /// small ones shows here (quick nods' 0.75 fails without that rule). docs/gestures.md "How large the nose reads a
+    /// nod", "A stroke that was not the head".
     func testAnAnswerReadNoLargerThanItIsIsHeard() throws {
         let slow = try Self.over("slow singles read 1x") { try Self.heard($0, nods: Self.slowSingles, step: 3.5, noseScale: 1) }
         let quick = try Self.over("quick nods read 1x") { try Self.heard($0, nods: Self.quickNods, step: 2, noseScale: 1) }
@@ -197,7 +201,7 @@ final class ModelledNodTests: XCTestCase {
         }
         print("ModelledNodTests: read no larger than they are: slow singles \(slow.heard)/\(slow.laid), quick nods \(quick.heard)/\(quick.laid), "
               + "nods \(nods.heard)/\(nods.laid), shakes \(shakes.heard)/\(shakes.laid)")
-        for (what, r, floor) in [("slow singles", slow, 0.8), ("quick nods", quick, 0.6), ("nods", nods, 0.8), ("shakes", shakes, 0.9)] {
+        for (what, r, floor) in [("slow singles", slow, 0.8), ("quick nods", quick, 0.75), ("nods", nods, 0.8), ("shakes", shakes, 0.9)] {
             XCTAssertGreaterThan(r.laid, 20, what)
             XCTAssertGreaterThanOrEqual(Double(r.heard), floor * Double(r.laid), "\(what): \(r.heard)/\(r.laid)")
         }

@@ -570,6 +570,35 @@ final class SwingRecognizerTests: XCTestCase {
         }
     }
 
+    /// A nod stands out from the head's own motion before it (`contrast`), and a stroke of the nose's pitch whose eyes
+    /// went the other way was not the head: a still face whose read pitch wanders 4-7° (a real man smiling in a
+    /// shopping centre, his eyes going against it, 0.17-0.38 face widths a radian) and then nods quickly and small
+    /// (±3° at 3 Hz, the eyes carried) is heard. The same wander with the eyes carried its way is the head moving:
+    /// the nod does not stand out from it. Eyes not known: the wander counts, as before.
+    func testAStrokeThatWasNotTheHeadDoesNotHoldANodBack() {
+        enum Eyes: CaseIterable { case against, carried, unknown }
+        for eyes in Eyes.allCases {
+            var engine = GestureEngine()
+            var events: [GestureEvent] = []
+            var noise = SplitMix(state: 29)
+            for i in 0..<180 {
+                let t = Double(i) / 30
+                // From 2 s: up 4°, down to −3°, home (0.4 s each); from 3.3 s: two ±3° dips at 3 Hz.
+                let wander = t >= 2 && t < 3.2 ? 3.5 * sin(2 * .pi * (t - 2) / 1.2) + 0.5 * (1 - cos(2 * .pi * (t - 2) / 1.2)) : 0
+                let nod = t >= 3.3 && t < 3.3 + 2 / 3.0 ? -3 * (1 - cos(2 * .pi * 3 * (t - 3.3))) : 0
+                let lever = eyes == .carried ? 0.3 : -0.3
+                let eyesUp = -240 + 120 * (0.3 * nod + lever * wander) * .pi / 180 + noise.gaussian(0.2)
+                let pose = HeadPose(yaw: noise.gaussian(0.2), pitch: wander + nod + noise.gaussian(0.15), pointerX: 320, pointerY: -eyesUp,
+                                    faceSize: 120, eyesRight: -320, eyesUp: eyes == .unknown ? nil : eyesUp)
+                events += engine.process(HeadSample(frame: i, time: t, pose: pose))
+            }
+            XCTAssertEqual(events.of(.nod).count, eyes == .against ? 1 : 0, "eyes \(eyes): \(events.gestures)")
+            if eyes != .against {
+                XCTAssertEqual(events.first { $0.kind == .unheard }?.unheard?.rule, .notStandingOut, "eyes \(eyes)")
+            }
+        }
+    }
+
     /// A face looking about for four seconds (showing how its eye corners follow its pitch, with `scatterBefore` eye
     /// distances of noise on them), then a ±5° nod at 7 s whose corners follow at `share` of that.
     private static func lookAboutThenNod(share: Double, scatterBefore: Double = 0.0015, cornersKnown: Bool = true) -> [GestureEvent] {
