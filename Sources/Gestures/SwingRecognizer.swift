@@ -339,11 +339,12 @@ struct SwingRecognizer: Sendable {
     /// back (`contrast`: a nod stands out from the head's own motion in the `contrast_window` before it). Pitch is read
     /// from the base of the nose, which a face changing shape moves while the eyes stay or go the other way; a head
     /// tipping about its neck carries them its way (0.23 a radian on the real clm_look), and the reading of a 4° stroke
-    /// is good to about 0.02 (the eyes' 0.3 px of jitter averaged over 0.2 s, a face 100 px wide). 0, the sign: only a stroke whose eyes went against it is left out, which no head turning
-    /// about its neck gives. A real still man whose read pitch wanders 6° with his eyes going the other way (0.17-0.38
-    /// against) held quick nods back; at `minCarry` (0.07) a real talker's weakly carried stroke was left out too and he
-    /// nodded. Nods only, as the eye corners: a shake is read from the nose's sideways place, which lips hardly move.
-    /// docs/gestures.md "A stroke that was not the head".
+    /// is good to about 0.02 (the eyes' 0.3 px of jitter averaged over 0.2 s, a face 100 px wide). 0, the sign: only a
+    /// stroke whose eyes went against it is left out, which no head turning about its neck gives. A real still man
+    /// whose read pitch wanders 6° with his eyes going the other way (0.17-0.38 against) held quick nods back; at
+    /// `minCarry` (0.07) a real talker's weakly carried stroke was left out too and he nodded. Nods only, as the eye
+    /// corners: a shake is read from the nose's sideways place, which lips hardly move. docs/gestures.md "A stroke that
+    /// was not the head".
     static let minBackgroundCarry = 0.0
 
     /// How much of a nod's pitch the eye corners must follow, against how they follow this face's pitch in
