@@ -5,6 +5,8 @@ line of `nodwire evaluate --json` with the folder ("set") and the start ("start"
     scripts/battery.py summary RESULTS.jsonl          totals, then one line per folder
     scripts/battery.py compare BEFORE.jsonl AFTER.jsonl   the totals of both, then every replay whose found,
                                                      missed, false or wrong-way events changed, and at which frames
+    scripts/battery.py late RESULTS.jsonl             how long after their end the nods and shakes found were
+                                                     reported, and every one missed because it came too late
 
 Found is out of the labelled segments; false events are those outside any window of their kind; "in talking"
 is false nods and shakes inside talking segments, per minute of talking. A replay is one clip from one start.
@@ -14,6 +16,11 @@ import os
 import sys
 
 KINDS = ('nod', 'shake', 'look')
+# The scorer's window after a segment's end, in frames (`GestureScore.after`, ../shared/synth/score-synth.py's POST),
+# and how far past it a report still counts as that segment's, late, rather than another false one: a nod is reported
+# once the head has rested after it, and no rule waits 2 s.
+AFTER = 15
+LATE_SECONDS = 2.0
 
 
 def load(path):
@@ -91,10 +98,54 @@ def compare(a_path, b_path):
             print(f'  {short(key[0])}/{key[1]} from {key[2]:g} s: ' + '; '.join(changes))
 
 
+def frame_rate(clip):
+    """Frames a second of a Y4M clip, from its header's F field (30 if it cannot be read)."""
+    try:
+        with open(clip, 'rb') as f:
+            header = f.readline(200).split()
+        num, den = next(h[1:] for h in header if h.startswith(b'F')).split(b':')
+        return int(num) / int(den)
+    except (OSError, StopIteration, ValueError, ZeroDivisionError):
+        return 30.0
+
+
+def late(path):
+    """The worst delay of each replay's nods and shakes (seconds after the labelled end), and each segment missed with
+    an event of its kind within LATE_SECONDS after the scorer's window: heard, but reported too late to count."""
+    rows = load(path)
+    worst, found, missed, too_late = {}, 0, 0, []
+    for (folder, name, start), o in sorted(rows.items()):
+        labels = os.path.join(folder, name + '.labels.json')
+        try:
+            with open(labels) as f:
+                segments = json.load(f)['segments']
+        except (OSError, ValueError, KeyError) as e:
+            sys.exit(f'battery.py: cannot read {labels} ({e}): late needs the clips\' labels where the battery found them')
+        fps = frame_rate(os.path.join(folder, name + '.y4m'))
+        for k in ('nod', 'shake'):
+            d = o[k]
+            found += d['found']
+            if d.get('delay_worst') is not None:
+                w = round(d['delay_worst'], 1) + 0.0   # no -0
+                worst[w] = worst.get(w, 0) + 1
+            for m in d['missed_at']:
+                missed += 1
+                end = next((s['end'] for s in segments if s['label'] == k and s['start'] == m), None)
+                after = [f for f in d['false_at'] if end is not None and end + AFTER < f <= end + AFTER + LATE_SECONDS * fps]
+                if after:
+                    too_late.append(f'  {short(folder)}/{name} from {start:g} s: {k}@{m} ended at frame {end}, reported at {after}')
+    print(f'{found} nods and shakes found, {missed} missed; of those, {len(too_late)} reported too late for the window '
+          f'({AFTER} frames after the end)')
+    print('worst delay of a replay (s), how many replays: ' + (', '.join(f'{w:g}: {n}' for w, n in sorted(worst.items())) or 'none found'))
+    print('\n'.join(too_late))
+
+
 if __name__ == '__main__':
     if len(sys.argv) == 3 and sys.argv[1] == 'summary':
         summary(sys.argv[2])
     elif len(sys.argv) == 4 and sys.argv[1] == 'compare':
         compare(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 3 and sys.argv[1] == 'late':
+        late(sys.argv[2])
     else:
         sys.exit(__doc__)
