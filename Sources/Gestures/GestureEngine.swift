@@ -307,6 +307,7 @@ public struct GestureEngine: Sendable {
                 let axis: KeyPath<History.Entry, Double> = vertical ? \.pitch : \.yaw
                 let swinging = nodRecognizer.isSwinging || shakeRecognizer.isSwinging
                     || range(axis, since: t - swing.maxHold) > Self.settledRange * swing.hysteresis
+                    || isHeadingHome(from: b)
                 // Nor while an answer's rest is waiting to be taken as a new face's rest (`restAtHome`), or a stay
                 // facing the camera to be (`facingRest`).
                 if let c = candidate, t - c.since >= settings.continuous.dwell, !quiet, !swinging, pendingHome == nil, facing.isEmpty {
@@ -582,6 +583,17 @@ public struct GestureEngine: Sendable {
         case .up, .down: return nodRecognizer.isMoving
         case .right, .left: return shakeRecognizer.isMoving
         case nil: return false
+        }
+    }
+
+    /// The head is on its way back toward neutral along `d`'s axis (a stroke of the hysteresis under way, toward home).
+    /// A slow, wide "yes" lingers at its bottom longer than the dwell and the settled range allow, and a look down would
+    /// start there as it sets off back up; a head holding a look is not coming back. Laid slow single "yes"es on three
+    /// still real people started a look down 24 times in 27 (docs/gestures.md "A look does not start on the way home").
+    private func isHeadingHome(from d: Direction) -> Bool {
+        switch d {
+        case .down: return nodRecognizer.heading > 0
+        case .up, .right, .left: return false
         }
     }
 

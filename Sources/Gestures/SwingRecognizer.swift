@@ -308,6 +308,10 @@ struct SwingRecognizer: Sendable {
     /// the last extreme, that has not yet settled (`settle`) at its end.
     var isMoving: Bool { turns.direction != 0 }
 
+    /// Which way the stroke under way goes on this axis: +1 toward larger values (up, the person's right), −1 toward
+    /// smaller, 0 at rest (`isMoving`).
+    var heading: Int { turns.direction }
+
     private func value(_ e: History.Entry) -> Double { axis == .yaw ? e.yaw : e.pitch }
     private func other(_ e: History.Entry) -> Double { axis == .yaw ? e.pitch : e.yaw }
     private func sight(_ e: History.Entry) -> Double { axis == .yaw ? e.sightYaw : e.sightPitch }

@@ -284,6 +284,32 @@ final class GestureEngineTests: XCTestCase {
         XCTAssertEqual(h.of(.look).map(\.direction), [.down], "\(h)")
     }
 
+    /// A slow, wide single "yes" as people make one (20° at 0.6 Hz, down in 40% of it and up in the rest, a cosine's
+    /// shape): it lingers at its bottom longer than the dwell with hardly any motion, and a look down started there
+    /// as the head set off back up (laid over three still real people, 24 times in 27: docs/gestures.md "A look does
+    /// not start on the way home"). It is a nod and nothing else; the same dip held at the bottom is still a look.
+    func testASlowWideYesStartsNoLookOnItsWayBackUp() {
+        func dip(_ t: Double, period: Double, down: Double) -> Double {
+            let f = t / period, phase = f < down ? 0.5 * f / down : 0.5 + 0.5 * (f - down) / (1 - down)
+            return -20 * (1 - cos(2 * .pi * phase)) / 2
+        }
+        for period in [1.0 / 0.6, 1.0 / 0.7] {
+            var s = calibrated()
+            s.add(period) { t in (0, dip(t, period: period, down: 0.4)) }
+            s.rest(2)
+            let e = s.events().gestures
+            XCTAssertEqual(e.kinds(), [.nod], "period \(period) s: \(e)")
+        }
+
+        var held = calibrated()
+        held.add(0.5) { t in (0, dip(t, period: 1, down: 0.5)) }
+        held.rest(0.8, pitch: -20)
+        held.add(0.5) { t in (0, dip(0.5 + t, period: 1, down: 0.5)) }
+        held.rest(2)
+        let h = held.events().gestures
+        XCTAssertEqual(h.of(.lookStart).map(\.direction), [.down], "\(h)")
+    }
+
     func testShakeAndItsCrossAxisLimit() {
         var s = calibrated()
         s.shake(amplitude: 15, period: 0.6, cycles: 2)
