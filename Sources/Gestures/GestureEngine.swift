@@ -586,10 +586,11 @@ public struct GestureEngine: Sendable {
         }
     }
 
-    /// The head is on its way back toward neutral along `d`'s axis (a stroke of the hysteresis under way, toward home).
-    /// A slow, wide "yes" lingers at its bottom longer than the dwell and the settled range allow, and a look down would
-    /// start there as it sets off back up; a head holding a look is not coming back. Laid slow single "yes"es on three
-    /// still real people started a look down 24 times in 27 (docs/gestures.md "A look does not start on the way home").
+    /// The head is on its way back toward neutral from a look in `d` (a stroke past the hysteresis under way, toward
+    /// home): only for a look down. A slow, wide "yes" lingers at its bottom longer than the dwell and the settled
+    /// range allow, and a look down would start there as it sets off back up (laid slow single "yes"es on three still
+    /// real people: 24 times in 27); a head holding a look is not coming back. Not up or sideways: a real brief look
+    /// up or right starts as the head turns back (docs/gestures.md "A look down does not start on the way back up").
     private func isHeadingHome(from d: Direction) -> Bool {
         switch d {
         case .down: return nodRecognizer.heading > 0

@@ -286,8 +286,8 @@ final class GestureEngineTests: XCTestCase {
 
     /// A slow, wide single "yes" as people make one (20° at 0.6 Hz, down in 40% of it and up in the rest, a cosine's
     /// shape): it lingers at its bottom longer than the dwell with hardly any motion, and a look down started there
-    /// as the head set off back up (laid over three still real people, 24 times in 27: docs/gestures.md "A look does
-    /// not start on the way home"). It is a nod and nothing else; the same dip held at the bottom is still a look.
+    /// as the head set off back up (laid over three still real people, 24 times in 27: docs/gestures.md "A look down
+    /// does not start on the way back up"). It is a nod and nothing else; the same dip held at the bottom is a look.
     func testASlowWideYesStartsNoLookOnItsWayBackUp() {
         func dip(_ t: Double, period: Double, down: Double) -> Double {
             let f = t / period, phase = f < down ? 0.5 * f / down : 0.5 + 0.5 * (f - down) / (1 - down)
