@@ -114,14 +114,16 @@ def late(path):
     an event of its kind within LATE_SECONDS after the scorer's window: heard, but reported too late to count."""
     rows = load(path)
     worst, found, missed, too_late = {}, 0, 0, []
+    clips = {}   # (folder, name) -> (segments, fps): each clip is replayed from several starts
     for (folder, name, start), o in sorted(rows.items()):
-        labels = os.path.join(folder, name + '.labels.json')
-        try:
-            with open(labels) as f:
-                segments = json.load(f)['segments']
-        except (OSError, ValueError, KeyError) as e:
-            sys.exit(f'battery.py: cannot read {labels} ({e}): late needs the clips\' labels where the battery found them')
-        fps = frame_rate(os.path.join(folder, name + '.y4m'))
+        if (folder, name) not in clips:
+            labels = os.path.join(folder, name + '.labels.json')
+            try:
+                with open(labels) as f:
+                    clips[folder, name] = (json.load(f)['segments'], frame_rate(os.path.join(folder, name + '.y4m')))
+            except (OSError, ValueError, KeyError) as e:
+                sys.exit(f'battery.py: cannot read {labels} ({e}): late needs the clips\' labels where the battery found them')
+        segments, fps = clips[folder, name]
         for k in ('nod', 'shake'):
             d = o[k]
             found += d['found']

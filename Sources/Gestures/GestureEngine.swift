@@ -591,12 +591,7 @@ public struct GestureEngine: Sendable {
     /// range allow, and a look down would start there as it sets off back up (laid slow single "yes"es on three still
     /// real people: 24 times in 27); a head holding a look is not coming back. Not up or sideways: a real brief look
     /// up or right starts as the head turns back (docs/gestures.md "A look down does not start on the way back up").
-    private func isHeadingHome(from d: Direction) -> Bool {
-        switch d {
-        case .down: return nodRecognizer.heading > 0
-        case .up, .right, .left: return false
-        }
-    }
+    private func isHeadingHome(from d: Direction) -> Bool { d == .down && nodRecognizer.heading > 0 }
 
     /// How far a look in `d` has gone, degrees: as the pose reads it, or for a look down the eyes show, as they read it
     /// where that is further (the nose read it small: `EyesLookDown`).
