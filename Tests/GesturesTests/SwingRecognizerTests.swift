@@ -420,6 +420,50 @@ final class SwingRecognizerTests: XCTestCase {
         }
     }
 
+    /// A slow single "yes" made while talking: the head comes home and bobs on with the words, never resting. Read
+    /// as though it had rested at home, it is heard once the head's next move stays near there; a head that goes on
+    /// from home into a larger move was not answering, and a dip no larger than twice the talk just before it is
+    /// the talk's own (`SwingRecognizer.unrestedSureness`), though the same dip is an answer when the head rests
+    /// after it.
+    func testASingleNodAsTheTalkGoesOnIsHeard() {
+        let cases: [(amplitude: Double, after: String, talkBefore: Bool, nods: Int)] = [
+            (14, "talk", false, 1), (20, "talk", false, 1), (30, "talk", false, 1), (20, "on up", false, 0),
+            (20, "talk", true, 0), (20, "rest", true, 1)]
+        for c in cases {
+            var s = Stream()
+            s.fps = 30
+            s.rest(1.5)
+            var rng = SplitMix(state: 11)
+            let jitter = (0..<60).map { _ in rng.gaussian(0.3) }
+            if c.talkBefore {
+                // Talk whose strokes are half the dip's (swaying as well: no nod), then the rest a "yes" sets off from.
+                s.add(1.5) { t in (0.3 * c.amplitude * sin(2 * .pi * 0.9 * t), 0.25 * c.amplitude * sin(2 * .pi * 1.5 * t)) }
+                s.rest(0.3)
+            }
+            // Down in 0.4 of the swing, back up in the rest: 0.7 Hz.
+            let period = 1 / 0.7, end = s.time + period
+            s.add(period) { t in
+                let f = t / period, phase = f < 0.4 ? 0.5 * f / 0.4 : 0.5 + 0.5 * (f - 0.4) / 0.6
+                return (0, -c.amplitude * (1 - cos(2 * .pi * phase)) / 2)
+            }
+            switch c.after {
+            case "on up":
+                s.add(0.5) { t in (0, 0.6 * c.amplitude * sin(.pi / 2 * t / 0.5)) }
+                s.rest(2, pitch: 0.6 * c.amplitude)
+            case "rest":
+                s.rest(2)
+            default:
+                s.add(2) { t in (0.8 * sin(2 * .pi * 1.1 * t), 1.5 * sin(2 * .pi * 2.2 * t) + jitter[Int(t * 30)]) }
+                s.rest(1.5)
+            }
+            let nods = s.events().of(.nod), what = "\(c.amplitude)°, talk before \(c.talkBefore), then \(c.after)"
+            XCTAssertEqual(nods.count, c.nods, "\(what): \(s.events().gestures)")
+            if c.nods == 1, c.after == "talk" {
+                XCTAssertLessThan(nods.first?.time ?? .infinity, end + 0.6, "\(what): heard as the talk goes on")
+            }
+        }
+    }
+
     /// A face back after a short loss (a hand over it, a turn away) belongs to someone who may have been
     /// talking all along: a bob in its first second and a half is not a nod, because what came before it was
     /// not seen. A new face (never seen, or gone longer than `recalibrate_after_loss`) may nod at once, and
