@@ -496,10 +496,11 @@ struct SwingRecognizer: Sendable {
 
     /// A single "yes" (one or one and a half stroke pairs) ending at turning point `end`, whose head came home and
     /// moved on without resting there: a person answering as they talk bobs on with their words. Judged by every
-    /// rule as though the head had rested at `end`; it waits for the head's next move, which must stay within
-    /// `return_tolerance` of the dip (the `notHome` bound itself): a head that goes on from there by more was not
-    /// home (the real ht_sway's body, swinging on down, was not). Confirmed at the next turning point, a stop
-    /// (half `settle`) or a rest; never while the head is still moving away, which a sway is.
+    /// rule as though the head had rested at `end`, set off down and came home within `return_tolerance` of its dip,
+    /// and stands out of the strokes before it twice as surely (`unrestedSureness`). It waits for the head's next
+    /// move, which must stay within half of `return_tolerance` of the dip: a head that goes on from there by more
+    /// was not home. Confirmed at the next turning point, a stop (half `settle`) or a rest; never while the head is
+    /// still moving away, which a sway is (the real ht_sway's body swinging on down).
     /// docs/gestures.md "A yes as the talk goes on".
     private func singleAtHome(ending end: Int, _ h: History) -> Waiting? {
         guard Self.unrestedSureness > 0 else { return nil }
