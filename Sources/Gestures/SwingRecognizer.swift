@@ -507,12 +507,13 @@ struct SwingRecognizer: Sendable {
         let p = turns.points
         // Set off down from a rest (a head tossed up and coming home past its rest is no "yes", rested or not).
         for strokes in 2...3 where end - strokes >= 0 && setsOffAsAnAnswer(p, from: end - strokes) {
-            guard case .heard(let found) = check(p, from: end - strokes, to: end, settled: true, h) else { continue }
             let a = end - strokes, dip = p[a].value - p[a + 1].value
-            let mean = (a + 1...end).reduce(0.0) { $0 + abs(p[$1].value - p[$1 - 1].value) } / Double(strokes)
             // Home within `return_tolerance` of the dip itself, as "home past the rest" holds a rested one: a way home
-            // that carries on past the rest does not widen its own allowance.
+            // that carries on past the rest does not widen its own allowance. (Asked first: it costs nothing, `check`
+            // reads the history.)
             guard strokes == 3 || abs(p[end].value - p[a].value) <= settings.returnTolerance * dip else { continue }
+            guard case .heard(let found) = check(p, from: a, to: end, settled: true, h) else { continue }
+            let mean = (a + 1...end).reduce(0.0) { $0 + abs(p[$1].value - p[$1 - 1].value) } / Double(strokes)
             // Held to twice the contrast of a rested answer.
             guard strokeBefore(a, largerThan: Self.unrestedSureness * settings.contrast * mean, p, h) == nil else { return nil }
             return Waiting(end: end, strokes: strokes, reach: Self.unrestedSureness * settings.returnTolerance * dip, found: found)
